@@ -1,0 +1,125 @@
+/**
+ * Times in trackctl are unix seconds (as the service sends them). People read
+ * them relative on a terminal, scripts read RFC 3339 UTC, and flags accept
+ * whatever a person would type.
+ */
+import { UsageError } from '../errors.js';
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const WEEK = 7 * DAY;
+
+/** "just now", "5 min ago", "3 h ago", "2 d ago", "in 4 h"; a date once it is a month or more away. */
+export function formatRelative(unixSeconds: number, nowMs: number): string {
+  if (!Number.isFinite(unixSeconds)) return '—';
+  const deltaSeconds = nowMs / 1000 - unixSeconds;
+  const future = deltaSeconds < 0;
+  const distance = Math.abs(deltaSeconds);
+  if (distance < MINUTE) return future ? `in ${Math.max(1, Math.floor(distance))} s` : 'just now';
+  let amount: string;
+  if (distance < HOUR) amount = `${Math.floor(distance / MINUTE)} min`;
+  else if (distance < DAY) amount = `${Math.floor(distance / HOUR)} h`;
+  else if (distance < 30 * DAY) amount = `${Math.floor(distance / DAY)} d`;
+  else return formatRfc3339(unixSeconds).slice(0, 10);
+  return future ? `in ${amount}` : `${amount} ago`;
+}
+
+/** 2026-11-21T10:00:00Z; milliseconds only when the value has them. */
+export function formatRfc3339(unixSeconds: number): string {
+  const iso = new Date(unixSeconds * 1000).toISOString();
+  return Number.isInteger(unixSeconds) ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+}
+
+const UNIT_SECONDS: Record<string, number> = {
+  ms: 0.001,
+  s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
+  m: MINUTE, min: MINUTE, mins: MINUTE, minute: MINUTE, minutes: MINUTE,
+  h: HOUR, hr: HOUR, hrs: HOUR, hour: HOUR, hours: HOUR,
+  d: DAY, day: DAY, days: DAY,
+  w: WEEK, week: WEEK, weeks: WEEK,
+};
+const DURATION_PART = /(\d+(?:\.\d+)?)\s*([a-z]+)\s*/gy;
+const DURATION_FORMS = 'use forms like 90s, 15m, 2h, 3d, 1w or 2d3h30m';
+
+function durationSeconds(text: string): number | undefined {
+  const input = text.trim().toLowerCase();
+  if (/^\d+(?:\.\d+)?$/.test(input)) return Number(input); // a bare number is seconds, like --timeout 30
+  if (input === '') return undefined;
+  DURATION_PART.lastIndex = 0;
+  let total = 0;
+  let consumed = 0;
+  for (let match = DURATION_PART.exec(input); match; match = DURATION_PART.exec(input)) {
+    const unit = UNIT_SECONDS[match[2] ?? ''];
+    if (unit === undefined) return undefined;
+    total += Number(match[1]) * unit;
+    consumed = DURATION_PART.lastIndex;
+  }
+  return consumed === input.length ? total : undefined;
+}
+
+/** '2d3h30m' | '15m' | '90s' | '1.5h' | '500ms' | '30' → seconds. */
+export function parseDuration(text: string): number {
+  const seconds = durationSeconds(text);
+  if (seconds === undefined) throw new UsageError(`invalid duration "${text}": ${DURATION_FORMS}`);
+  return seconds;
+}
+
+const TIME_FORMS =
+  'use unix seconds, an ISO 8601 date or date-time (2026-11-21, 2026-11-21T10:00:00Z), ' +
+  'now, or a relative time (15m, 2h ago, 3d, in 2h, +2h)';
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[t ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+
+/** ISO 8601 date or date-time → unix seconds. A date alone, and a time without a zone, are UTC. */
+function parseIso(input: string): number | undefined {
+  const match = ISO_DATE_TIME.exec(input);
+  if (!match) return undefined;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
+    number, number, number, number, number, number,
+  ];
+  const fraction = match[7] ? Number(match[7]) : 0;
+  const zone = match[8];
+  const utcMs = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(utcMs);
+  // Date.UTC rolls 2026-02-30 over to March; a date that rolls over was not a date.
+  if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
+    return undefined;
+  }
+  let offsetMinutes = 0;
+  if (zone && zone !== 'z') {
+    const digits = zone.slice(1).replace(':', '');
+    offsetMinutes = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0)) * (zone[0] === '-' ? -1 : 1);
+  }
+  return utcMs / 1000 + fraction - offsetMinutes * 60;
+}
+
+export interface ParseTimeOptions {
+  /** What a bare duration like "3d" means: 3 days ago (past, the default) or from now (future). */
+  direction?: 'past' | 'future';
+}
+
+/** A time flag value → unix seconds. */
+export function parseTime(input: string, nowMs: number, opts: ParseTimeOptions = {}): number {
+  const text = input.trim().toLowerCase();
+  const nowSeconds = Math.floor(nowMs / 1000);
+  if (text === 'now') return nowSeconds;
+  if (/^\d+(?:\.\d+)?$/.test(text)) {
+    if (/^\d{13,}$/.test(text)) {
+      throw new UsageError(`invalid time "${input}": this looks like milliseconds; give unix seconds`);
+    }
+    return Number(text);
+  }
+  const iso = parseIso(text);
+  if (iso !== undefined) return iso;
+
+  let direction = opts.direction ?? 'past';
+  let durationText = text;
+  if (text.endsWith(' ago')) [durationText, direction] = [text.slice(0, -4), 'past'];
+  else if (text.startsWith('in ')) [durationText, direction] = [text.slice(3), 'future'];
+  else if (text.startsWith('+')) [durationText, direction] = [text.slice(1), 'future'];
+  else if (text.startsWith('-')) [durationText, direction] = [text.slice(1), 'past'];
+  const seconds = durationSeconds(durationText);
+  if (seconds === undefined) throw new UsageError(`invalid time "${input}": ${TIME_FORMS}`);
+  return direction === 'past' ? nowSeconds - seconds : nowSeconds + seconds;
+}

@@ -1,0 +1,141 @@
+/**
+ * Streaming output (history, --follow): each record is written as it arrives
+ * and the writer awaits io.out, so memory stays flat and backpressure holds.
+ * The text equals what renderList prints for the same records, except that a
+ * terminal table sizes its columns from the first rows only.
+ */
+import { checkFields, projectRecord, resolveColumns } from './columns.js';
+import { csvHeaderLine, csvRowLine } from './csv.js';
+import { compactJson, prettyJsonArrayItem } from './json.js';
+import { loadPainter, type Painter } from './paint.js';
+import { formatHeaderLine, formatRowLine, layoutTable, ttyRow, type TableLayout, type TtyCell } from './table.js';
+import { tsvHeaderLine, tsvRowLine } from './tsv.js';
+import type { Column, OutputOptions, Rec, RecordStream } from './types.js';
+import { yamlSequenceItem } from './yaml.js';
+
+/** Rows a terminal table waits for before fixing its column widths. */
+export const TABLE_SIZING_ROWS = 200;
+/** …or this long, so a slow --follow still shows rows promptly. */
+export const TABLE_SIZING_DELAY_MS = 1000;
+
+interface Writer {
+  /** Text for one record; `first` is true for the first record of the stream. */
+  record(rec: Rec, first: boolean): Promise<string>;
+  /** Text that closes the stream; `empty` when no record came. */
+  end(empty: boolean): string;
+}
+
+function machineWriter(columns: Column[], shown: Column[], opts: OutputOptions): Writer {
+  const project = (rec: Rec): Rec => projectRecord(rec, opts.fields, columns);
+  const csvHeader = opts.header ? csvHeaderLine(shown) : '';
+  const tsvHeader = opts.header ? tsvHeaderLine(shown) : '';
+  switch (opts.format) {
+    case 'json':
+      return {
+        record: async (rec, first) => `${first ? '[\n' : ',\n'}${prettyJsonArrayItem(project(rec))}`,
+        end: (empty) => (empty ? '[]\n' : '\n]\n'),
+      };
+    case 'ndjson':
+      return { record: async (rec) => `${compactJson(project(rec))}\n`, end: () => '' };
+    case 'yaml':
+      return { record: (rec) => yamlSequenceItem(project(rec)), end: (empty) => (empty ? '[]\n' : '') };
+    case 'csv':
+      return {
+        record: async (rec, first) => (first ? csvHeader : '') + csvRowLine(rec, shown),
+        end: (empty) => (empty ? csvHeader : ''),
+      };
+    case 'table':
+      return {
+        record: async (rec, first) => (first ? tsvHeader : '') + tsvRowLine(rec, shown),
+        end: (empty) => (empty ? tsvHeader : ''),
+      };
+  }
+}
+
+class MachineStream implements RecordStream {
+  private count = 0;
+  constructor(
+    private readonly writer: Writer,
+    private readonly columns: Column[],
+    private readonly opts: OutputOptions,
+  ) {}
+
+  async write(rec: Rec): Promise<void> {
+    if (this.count === 0) checkFields(this.opts.fields, this.columns, [rec]);
+    const text = await this.writer.record(rec, this.count === 0);
+    this.count += 1;
+    await this.opts.io.out(text);
+  }
+
+  async end(): Promise<void> {
+    const text = this.writer.end(this.count === 0);
+    if (text !== '') await this.opts.io.out(text);
+  }
+}
+
+/** A terminal table: buffer rows to size the columns, then print with those widths. */
+class TerminalTableStream implements RecordStream {
+  private readonly shown: Column[];
+  private buffered: TtyCell[][] = [];
+  private layout: TableLayout | undefined;
+  private painter: Painter | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private pending: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  constructor(
+    private readonly columns: Column[],
+    private readonly opts: OutputOptions,
+  ) {
+    this.shown = resolveColumns(columns, opts.fields);
+  }
+
+  async write(rec: Rec): Promise<void> {
+    await this.settle();
+    if (!this.painter) {
+      checkFields(this.opts.fields, this.columns, [rec]);
+      this.painter = await loadPainter(this.opts.color);
+    }
+    const row = ttyRow(rec, this.shown, this.opts.now());
+    if (this.layout) return this.opts.io.out(formatRowLine(row, this.layout, this.painter));
+    this.buffered.push(row);
+    if (this.buffered.length >= TABLE_SIZING_ROWS) return this.flush();
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.pending = this.flush().catch((error: unknown) => {
+          this.failure = error;
+        });
+      }, TABLE_SIZING_DELAY_MS);
+      this.timer.unref();
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.settle();
+    await this.flush();
+  }
+
+  private async settle(): Promise<void> {
+    await this.pending;
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.layout || this.buffered.length === 0 || !this.painter) return;
+    const painter = this.painter;
+    const layout = layoutTable(this.shown, this.buffered, this.opts.io.columns(), this.opts.header);
+    this.layout = layout;
+    const header = this.opts.header ? formatHeaderLine(layout, painter) : '';
+    const rows = this.buffered.map((row) => formatRowLine(row, layout, painter)).join('');
+    this.buffered = [];
+    await this.opts.io.out(header + rows);
+  }
+}
+
+export function openRecordStream(columns: Column[], opts: OutputOptions): RecordStream {
+  if (opts.format === 'table' && opts.tty) return new TerminalTableStream(columns, opts);
+  const shown = resolveColumns(columns, opts.fields);
+  return new MachineStream(machineWriter(columns, shown, opts), columns, opts);
+}

@@ -1,0 +1,47 @@
+/**
+ * The shapes commands code against when they hand records to the output layer.
+ * Kept apart from output.ts so the renderers can share them without importing the dispatcher.
+ */
+import type { IO } from '../streams.js';
+
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export type Rec = Record<string, unknown>;
+
+export type Tone = 'bad' | 'warn' | 'good' | 'dim';
+
+export interface Column {
+  /** Field name in the record (also what --fields selects). */
+  key: string;
+  /** Table/record-view header; default: key split at camelCase, '-' and '_', upper-cased ('lastReport' → 'LAST REPORT'). */
+  header?: string;
+  /** Derived value; default rec[key]. */
+  value?: (rec: Rec) => unknown;
+  /** time = unix seconds. */
+  kind?: 'text' | 'number' | 'time' | 'bool' | 'list';
+  /** Colour (TTY table only) for the cell; e.g. red for inactive, yellow for low battery. */
+  tone?: (rec: Rec) => Tone | undefined;
+  /** Columns that may be shortened first when the table is too wide. */
+  shrink?: boolean;
+}
+
+export interface OutputOptions {
+  io: IO;
+  format: OutputFormat;
+  /** --fields: which record keys, in that order (for every format). */
+  fields?: string[];
+  /** --no-header → false (table & csv). */
+  header: boolean;
+  /** Colour allowed (the caller decided from TTY/NO_COLOR/FORCE_COLOR/--no-color). */
+  color: boolean;
+  /** stdout is a terminal: table fitted & pretty; false → plain TSV. */
+  tty: boolean;
+  /** Milliseconds, for relative times. */
+  now: () => number;
+}
+
+export interface RecordStream {
+  write(rec: Rec): Promise<void>;
+  end(): Promise<void>;
+}
