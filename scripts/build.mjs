@@ -1,0 +1,63 @@
+// Build: type-check with tsc, then bundle src/ (ESM, code splitting) into dist/
+// and the tests into dist-test/. `--no-check` skips the type-check (used by the benches).
+import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const args = new Set(process.argv.slice(2));
+
+if (!args.has('--no-check')) {
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
+}
+
+// CommonJS dependencies bundled into ESM need a real `require`.
+const banner = { js: "import { createRequire as __trackctlCreateRequire } from 'node:module'; const require = __trackctlCreateRequire(import.meta.url);" };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  banner,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  // Native addon: must stay a runtime import.
+  external: ['@napi-rs/keyring'],
+  define: { __TRACKCTL_VERSION__: JSON.stringify(pkg.version) },
+};
+
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+await build({
+  ...common,
+  entryPoints: { main: join(root, 'src/main.ts'), sandbox: join(root, 'src/sandbox/index.ts') },
+  outdir: join(root, 'dist'),
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  minifyWhitespace: true,
+  minifySyntax: true,
+});
+
+function listTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...listTests(p));
+    else if (name.endsWith('.test.ts')) out.push(p);
+  }
+  return out;
+}
+rmSync(join(root, 'dist-test'), { recursive: true, force: true });
+const tests = listTests(join(root, 'test'));
+if (tests.length > 0) {
+  await build({
+    ...common,
+    entryPoints: tests,
+    outbase: join(root, 'test'),
+    outdir: join(root, 'dist-test'),
+    packages: 'external',
+    external: [],
+  });
+}

@@ -1,0 +1,89 @@
+/**
+ * The sign-in endpoints: the OAuth password and refresh grants (the refresh
+ * grant is a GET with a JSON body) and the cookie login.
+ */
+import { ApiError, AuthError } from '../errors.js';
+import type { HttpClient, HttpResponse } from './http.js';
+import { parseJsonObject, excerpt } from './client.js';
+
+export interface TokenReply {
+  token_type: string;
+  expires_in: number;
+  access_token: string;
+  refresh_token: string;
+}
+
+export interface LoginData {
+  aid?: number;
+  uid?: number;
+  did?: number;
+  name?: string;
+  accountState?: string;
+  accountType?: string;
+  userType?: string;
+  loginLevel?: string;
+  hasDevice?: boolean;
+  [key: string]: unknown;
+}
+
+function tokenReply(res: HttpResponse, what: string): TokenReply {
+  if (res.status === 400 || res.status === 401 || res.status === 403) {
+    throw new AuthError(`${what} was refused (${res.status}): ${messageOf(res)}`, { hint: 'Sign in again with: trackctl login' });
+  }
+  if (res.status < 200 || res.status >= 300) throw new ApiError(`${what} failed (${res.status}): ${messageOf(res)}`, res.status);
+  const body = parseJsonObject(res);
+  if (typeof body.access_token !== 'string' || typeof body.refresh_token !== 'string' || typeof body.expires_in !== 'number') {
+    throw new ApiError(`${what}: the token reply lacks access_token, refresh_token or expires_in`, res.status);
+  }
+  return body as unknown as TokenReply;
+}
+
+function messageOf(res: HttpResponse): string {
+  try {
+    const body = JSON.parse(res.text) as { message?: unknown };
+    if (typeof body.message === 'string') return excerpt(body.message);
+  } catch {
+    // fall through
+  }
+  return excerpt(res.text);
+}
+
+export async function passwordGrant(http: HttpClient, p: { clientId: string; email: string; password: string }): Promise<TokenReply> {
+  const res = await http.send({
+    method: 'POST',
+    path: '/v2/access-token/',
+    body: { grant_type: 'password', scope: 'all', client_id: p.clientId, username: p.email, password: p.password },
+  });
+  return tokenReply(res, 'sign-in (password grant)');
+}
+
+export async function refreshGrant(http: HttpClient, p: { clientId: string; refreshToken: string }): Promise<TokenReply> {
+  const res = await http.send({
+    method: 'GET',
+    path: '/v2/access-token/',
+    body: { grant_type: 'refresh_token', scope: 'all', client_id: p.clientId, refresh_token: p.refreshToken },
+  });
+  return tokenReply(res, 'token refresh');
+}
+
+/** POST /api/login/: returns the login data and the Cookie header to send from now on. */
+export async function cookieLogin(http: HttpClient, p: { email: string; password: string }): Promise<{ data: LoginData; cookies: string }> {
+  const res = await http.send({ method: 'POST', path: '/api/login/', body: { email: p.email, password: p.password } });
+  if (res.status === 400 || res.status === 401 || res.status === 403) {
+    throw new AuthError(`sign-in was refused (${res.status}): ${messageOf(res)}`, { hint: 'Check the e-mail address and password.' });
+  }
+  if (res.status < 200 || res.status >= 300) throw new ApiError(`sign-in failed (${res.status}): ${messageOf(res)}`, res.status);
+  const data = parseJsonObject(res) as LoginData;
+  const cookies = cookieHeader(res.headers['set-cookie']);
+  if (!cookies) throw new ApiError('sign-in succeeded but the service set no session cookie', res.status);
+  return { data, cookies };
+}
+
+/** "a=1; Path=/; HttpOnly", "b=2" → "a=1; b=2" */
+export function cookieHeader(setCookie: string | string[] | undefined): string {
+  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  return list
+    .map((c) => c.split(';')[0]?.trim() ?? '')
+    .filter((pair) => pair.includes('='))
+    .join('; ');
+}

@@ -1,0 +1,143 @@
+/**
+ * The API client: the HTTP layer plus credentials. It attaches the bearer token
+ * to /v2/ paths and the session cookie everywhere it is held, renews once on a
+ * 401, and turns failures into typed errors. It never prints or prompts.
+ */
+import { ApiError, AuthError, NotFoundError } from '../errors.js';
+import type { Context } from '../context.js';
+import type { Session, AuthMode } from '../auth/session.js';
+import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
+import { sanitizeText } from '../io/sanitize.js';
+
+export type { AuthMode };
+
+export interface ApiRequest extends HttpRequest {
+  /** auto: bearer on /v2/ plus the cookie when held; token/session/none force one mechanism. */
+  auth?: AuthMode;
+}
+
+export interface Api {
+  readonly http: HttpClient;
+  readonly shareUrl: string;
+  /** Sends with credentials; any non-2xx becomes a typed error. */
+  call(req: ApiRequest): Promise<HttpResponse>;
+  /** call() and decode a JSON object body. */
+  json(req: ApiRequest): Promise<Record<string, unknown>>;
+  /** call() for a body too large to hold: the caller parses the stream. */
+  stream(req: ApiRequest): Promise<StreamResponse>;
+}
+
+/** Builds a path with every interpolated segment percent-encoded: path`/v2/devices/did/${did}`. */
+export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+}
+
+/** Comma-separated ids for membership paths; the commas stay literal, as the interface shows them. */
+export function idList(ids: number[]): string {
+  return ids.map((id) => encodeURIComponent(String(id))).join(',');
+}
+
+export async function createApi(ctx: Context): Promise<Api> {
+  const settings = await ctx.settings();
+  const http = await ctx.http();
+  const session = await ctx.session();
+  return new ServiceApi(http, session, settings.shareUrl ?? new URL(http.baseUrl).origin);
+}
+
+class ServiceApi implements Api {
+  constructor(
+    readonly http: HttpClient,
+    private readonly session: Session,
+    readonly shareUrl: string,
+  ) {}
+
+  async call(req: ApiRequest): Promise<HttpResponse> {
+    const res = await this.authorized(req, (r) => this.http.send(r));
+    if (res.status >= 200 && res.status < 300) return res;
+    throw errorFor(req, res.status, res.text);
+  }
+
+  async json(req: ApiRequest): Promise<Record<string, unknown>> {
+    const res = await this.call(req);
+    return parseJsonObject(res);
+  }
+
+  async stream(req: ApiRequest): Promise<StreamResponse> {
+    const res = await this.authorized(req, (r) => this.http.open(r));
+    if (res.status >= 200 && res.status < 300) return res;
+    let text = '';
+    for await (const chunk of res.body) text += String(chunk);
+    throw errorFor(req, res.status, text);
+  }
+
+  /** Sends with credentials; on a 401, renews what was used once and tries once more. */
+  private async authorized<T extends { status: number; body?: unknown }>(
+    req: ApiRequest,
+    send: (r: HttpRequest) => Promise<T>,
+  ): Promise<T> {
+    const mode = req.auth ?? 'auto';
+    if (mode === 'none') return send(req);
+    const versioned = req.path.startsWith('/v2/');
+    let creds = await this.session.credentialsFor(req.path, versioned, mode);
+    let res = await send({ ...req, headers: { ...req.headers, ...creds } });
+    if (res.status !== 401) return res;
+    drain(res);
+    if (!(await this.session.renew(creds))) throw this.rejected(req, versioned);
+    creds = await this.session.credentialsFor(req.path, versioned, mode);
+    res = await send({ ...req, headers: { ...req.headers, ...creds } });
+    if (res.status !== 401) return res;
+    drain(res);
+    throw this.rejected(req, versioned);
+  }
+
+  private rejected(req: ApiRequest, versioned: boolean): AuthError {
+    return new AuthError(`the service rejected the credentials for ${req.method} ${req.path} (401)`, {
+      hint: versioned
+        ? 'Sign in again with: trackctl login'
+        : 'This endpoint needs a session cookie. Sign in again with: trackctl login --method session (or both)',
+    });
+  }
+}
+
+function drain(res: { body?: unknown }): void {
+  const body = res.body as { resume?: () => void } | undefined;
+  if (body && typeof body.resume === 'function') body.resume();
+}
+
+export function parseJsonObject(res: HttpResponse): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(res.text);
+  } catch {
+    throw new ApiError(`the service sent a reply that is not JSON (status ${res.status}): ${excerpt(res.text)}`, res.status);
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${excerpt(res.text)}`, res.status);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+export function excerpt(text: string, max = 120): string {
+  const flat = sanitizeText(text).replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(empty body)';
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}
+
+/** The service's error message: our sandbox sends {error, message, field}; anything else is excerpted. */
+function messageOf(text: string): string {
+  try {
+    const body = JSON.parse(text) as { message?: unknown; error?: unknown };
+    if (typeof body.message === 'string') return sanitizeText(body.message);
+    if (typeof body.error === 'string') return sanitizeText(body.error);
+  } catch {
+    // not JSON: fall through to the excerpt
+  }
+  return excerpt(text);
+}
+
+function errorFor(req: ApiRequest, status: number, text: string): Error {
+  const message = messageOf(text);
+  if (status === 404) return new NotFoundError(`not found: ${message}`);
+  if (status === 401) return new AuthError(`not authorised (401): ${message}`, { hint: 'Sign in with: trackctl login' });
+  return new ApiError(`${req.method} ${req.path} failed (${status}): ${message}`, status);
+}

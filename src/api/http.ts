@@ -1,0 +1,230 @@
+/**
+ * The thin HTTP layer: one keep-alive undici dispatcher (proxy-aware), timeouts,
+ * retries with backoff and jitter, and the -v trace. It knows nothing of
+ * resources or credentials: callers pass the headers to send.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { NetworkError, UsageError } from '../errors.js';
+import { redactBody, redactHeader } from './redact.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface HttpRequest {
+  method: Method;
+  /** Path below the base URL, already percent-encoded, starting with '/'. */
+  path: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
+}
+
+export interface HttpOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  retries: number;
+  userAgent: string;
+  trace?: (line: string) => void;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
+/** Failures that prove the request never reached the server, so even a POST may be retried. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+const MAX_BACKOFF_MS = 8000;
+const MAX_RETRY_AFTER_MS = 60_000;
+
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** https everywhere; plain http only for this machine. */
+export function checkBaseUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`invalid base URL "${raw}": expected an absolute https:// URL`);
+  }
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:' && isLoopbackHost(url.hostname)) return url;
+  if (url.protocol === 'http:') {
+    throw new UsageError(`refusing plain http:// to ${url.hostname}: use https:// (http is allowed for loopback hosts only)`);
+  }
+  throw new UsageError(`invalid base URL "${raw}": expected an https:// URL`);
+}
+
+export class HttpClient {
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly opts: HttpOptions;
+  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly random: () => number;
+
+  constructor(opts: HttpOptions) {
+    this.baseUrl = checkBaseUrl(opts.baseUrl).href.replace(/\/+$/, '');
+    this.opts = opts;
+    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.random = opts.random ?? Math.random;
+    this.dispatcher = new EnvHttpProxyAgent({
+      keepAliveTimeout: 10_000,
+      connect: { timeout: opts.timeoutMs },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+  }
+
+  /** Sends a request and reads the whole body, retrying where that is safe. */
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    return this.withRetries(req, async (res) => ({ status: res.status, headers: res.headers, text: await readText(res.body) }));
+  }
+
+  /** Sends a request and hands back the body as a stream; retries happen only before the body starts. */
+  async open(req: HttpRequest): Promise<StreamResponse> {
+    return this.withRetries(req, async (res) => res);
+  }
+
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
+  private async withRetries<T>(req: HttpRequest, read: (res: StreamResponse) => Promise<T>): Promise<T> {
+    const url = this.baseUrl + req.path;
+    const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': this.opts.userAgent,
+      ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+      ...req.headers,
+    };
+    for (let attempt = 0; ; attempt++) {
+      const started = performance.now();
+      this.traceRequest(req.method, url, headers, payload);
+      let res: StreamResponse;
+      try {
+        const r = await request(url, { method: req.method, headers, body: payload, dispatcher: this.dispatcher });
+        res = { status: r.statusCode, headers: r.headers, body: r.body };
+      } catch (err) {
+        const code = errorCode(err);
+        this.trace(`! ${req.method} ${url}: ${code ?? describe(err)} (${Math.round(performance.now() - started)} ms)`);
+        const retryable = IDEMPOTENT.has(req.method) || NEVER_SENT.has(code ?? '');
+        if (retryable && attempt < this.opts.retries) {
+          await this.backoff(attempt, undefined);
+          continue;
+        }
+        throw networkError(url, err, attempt + 1);
+      }
+      this.traceResponse(res, started);
+      const retryStatus = RETRY_STATUSES.has(res.status) && (IDEMPOTENT.has(req.method) || res.status === 429);
+      if (retryStatus && attempt < this.opts.retries) {
+        res.body.resume();
+        await this.backoff(attempt, res.headers['retry-after']);
+        continue;
+      }
+      try {
+        const out = await read(res);
+        if (this.opts.trace && 'text' in (out as object)) this.traceBody((out as unknown as HttpResponse).text);
+        return out;
+      } catch (err) {
+        // The connection died mid-body (truncated reply): same rules as a failed connection.
+        this.trace(`! body of ${req.method} ${url}: ${errorCode(err) ?? describe(err)}`);
+        if (IDEMPOTENT.has(req.method) && attempt < this.opts.retries) {
+          await this.backoff(attempt, undefined);
+          continue;
+        }
+        throw networkError(url, err, attempt + 1);
+      }
+    }
+  }
+
+  private async backoff(attempt: number, retryAfter: string | string[] | undefined): Promise<void> {
+    const hinted = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    const exp = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt);
+    // "Equal jitter": half fixed, half random, so parallel clients spread out.
+    const wait = hinted ?? exp / 2 + this.random() * (exp / 2);
+    this.trace(`  retrying in ${Math.round(wait)} ms`);
+    await this.sleep(wait);
+  }
+
+  private trace(line: string): void {
+    this.opts.trace?.(line);
+  }
+
+  private traceRequest(method: string, url: string, headers: Record<string, string>, payload: string | undefined): void {
+    if (!this.opts.trace) return;
+    this.trace(`> ${method} ${url}`);
+    for (const [k, v] of Object.entries(headers)) this.trace(`> ${k}: ${redactHeader(k, v)}`);
+    if (payload !== undefined) this.trace(`> ${redactBody(payload)}`);
+  }
+
+  private traceResponse(res: StreamResponse, started: number): void {
+    if (!this.opts.trace) return;
+    this.trace(`< ${res.status} (${Math.round(performance.now() - started)} ms)`);
+    for (const [k, v] of Object.entries(res.headers)) {
+      for (const one of Array.isArray(v) ? v : [v ?? '']) this.trace(`< ${k}: ${redactHeader(k, one)}`);
+    }
+  }
+
+  private traceBody(text: string): void {
+    const shown = redactBody(text);
+    this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${text.length} bytes)` : shown}`);
+  }
+}
+
+export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
+  const date = Date.parse(value);
+  if (Number.isNaN(date)) return undefined;
+  return Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
+}
+
+async function readText(body: Readable): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function networkError(url: string, err: unknown, attempts: number): NetworkError {
+  const code = errorCode(err);
+  const what =
+    code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
+      ? 'timed out'
+      : code === 'ECONNREFUSED'
+        ? 'connection refused'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'host not found'
+          : `failed (${code ?? describe(err)})`;
+  const host = new URL(url).host;
+  return new NetworkError(`request to ${host} ${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, {
+    cause: err,
+    hint: 'Check the address (trackctl config get base-url) and your network; --timeout and --retries adjust the limits.',
+  });
+}

@@ -1,0 +1,94 @@
+/** Records of the service, as the interface describes them. */
+
+export interface Unit {
+  did: number;
+  name: string;
+  uniqueID: string | null;
+  trackerID: string | null;
+  deviceType: string;
+  deviceCategory: string;
+  isActive: number;
+  guard: string | null;
+  humidity: number | null;
+  airPressure: number | null;
+  temperature: number | null;
+  lastBatteryLevel: number;
+  lastGPSTimestamp: number;
+  lastKnownAddress: string;
+  lastValidLatitude: number;
+  lastValidLongitude: number;
+  odometerKM: number;
+  groupMember: number[];
+  [key: string]: unknown;
+}
+
+export interface User {
+  uid: number;
+  did?: number;
+  device?: Unit;
+  name: string;
+  email: string;
+  userType: 'trackedUser' | 'dispatcher' | string;
+  loginLevel: string;
+  isActive: number;
+  country: string;
+  timezone: string;
+  lastLoginTime: number;
+  simPhoneNumber?: string;
+  groupViewer: number[];
+  groupMember: number[];
+  [key: string]: unknown;
+}
+
+export interface Group {
+  gid: number;
+  name: string;
+  groupMembers: number[];
+  groupViewers: number[];
+  [key: string]: unknown;
+}
+
+export interface Share {
+  sid: string;
+  uid: number;
+  did?: number;
+  device?: Unit;
+  gid?: number;
+  group?: Record<string, Group>;
+  name: string;
+  timestamp: number;
+  expiration: number | 'never' | string;
+  [key: string]: unknown;
+}
+
+export interface ReportFeature {
+  type: 'Feature';
+  properties: {
+    aid: number;
+    did: number;
+    name: string;
+    availability: string;
+    lat: number;
+    lng: number;
+    alt: number;
+    speed: number;
+    heading: number;
+    source: string;
+    address: string | null;
+    date: number;
+    battery: number;
+    odometer: number | null;
+    precision: number;
+    satellites: number;
+    temperature: number | null;
+    reportType: string;
+    reportValue: string;
+    message: string;
+  };
+  geometry: { type: 'Point'; coordinates: [number, number] };
+}
+
+export const REPORT_TYPES = [
+  'report', 'reporting_mode', 'availability', 'battery_state', 'check_in', 'crash', 'doze', 'external_power',
+  'gps_fix', 'job_state', 'motion_state', 'note', 'reporting_state', 'sensor', 'sos',
+] as const;

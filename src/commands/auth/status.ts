@@ -1,0 +1,66 @@
+import { AuthError, TrackctlError } from '../../errors.js';
+import type { Context } from '../../context.js';
+import type { LoginData } from '../../api/auth.js';
+import { renderRecord, type Column } from '../../io/output.js';
+import type { Run } from '../action.js';
+
+interface Status extends Record<string, unknown> {
+  profile: string;
+  source: string;
+  store?: string;
+  email?: string;
+  accessTokenExpiresAt?: number;
+  accessTokenSecondsLeft?: number;
+  refreshToken: boolean;
+  sessionCookie: boolean;
+  passwordSaved: boolean;
+  login?: LoginData;
+  loginError?: string;
+}
+
+const COLUMNS: Column[] = [
+  { key: 'profile', header: 'PROFILE' },
+  { key: 'source', header: 'CREDENTIALS FROM' },
+  { key: 'store', header: 'STORE' },
+  { key: 'email', header: 'E-MAIL' },
+  { key: 'accessTokenExpiresAt', header: 'ACCESS TOKEN EXPIRES', kind: 'time' },
+  { key: 'refreshToken', header: 'REFRESH TOKEN', kind: 'bool' },
+  { key: 'sessionCookie', header: 'SESSION COOKIE', kind: 'bool' },
+  { key: 'passwordSaved', header: 'PASSWORD SAVED', kind: 'bool' },
+  { key: 'loginName', header: 'SIGNED IN AS', value: (r) => (r.login as LoginData | undefined)?.name },
+  { key: 'loginError', header: 'SESSION CHECK' },
+];
+
+async function currentLogin(ctx: Context): Promise<{ login?: LoginData; loginError?: string }> {
+  try {
+    const api = await ctx.api();
+    return { login: (await api.json({ method: 'GET', path: '/login/', auth: 'session' })) as LoginData };
+  } catch (err) {
+    if (err instanceof TrackctlError) return { loginError: err.message };
+    throw err;
+  }
+}
+
+export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
+  const settings = await ctx.settings();
+  const session = await ctx.session();
+  const creds = await session.current();
+  const source = await session.source();
+  const status: Status = {
+    profile: settings.profile,
+    source,
+    refreshToken: Boolean(creds.refreshToken),
+    sessionCookie: Boolean(creds.cookies),
+    passwordSaved: Boolean(creds.password),
+  };
+  if (source === 'keychain' || source === 'file') status.store = (await ctx.secrets()).location;
+  if (creds.email) status.email = creds.email;
+  if (creds.accessToken && creds.accessExpiresAt !== undefined) {
+    status.accessTokenExpiresAt = creds.accessExpiresAt;
+    status.accessTokenSecondsLeft = creds.accessExpiresAt - Math.floor(ctx.clock.now() / 1000);
+  }
+  const signedIn = Boolean(creds.accessToken || creds.cookies || source === 'environment' || source === 'sandbox');
+  if (signedIn) Object.assign(status, await currentLogin(ctx));
+  await renderRecord(status, COLUMNS, await ctx.output());
+  if (!signedIn) throw new AuthError('not signed in', { hint: 'Run: trackctl login' });
+};

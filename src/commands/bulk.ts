@@ -1,0 +1,49 @@
+/**
+ * Bulk operations (delete of several ids): every item is tried, each outcome
+ * is reported, and the exit code says whether some failed (7). A single item
+ * keeps its own error's exit code (e.g. 4 for not found).
+ */
+import { PartialFailure, TrackctlError } from '../errors.js';
+import type { Context } from '../context.js';
+import { renderList, type Column } from '../io/output.js';
+
+export interface BulkOutcome {
+  id: string | number;
+  ok: boolean;
+  error?: string;
+}
+
+const COLUMNS: Column[] = [
+  { key: 'id', header: 'ID' },
+  { key: 'ok', header: 'OK', kind: 'bool' },
+  { key: 'error', header: 'ERROR' },
+];
+
+export async function runBulk<T extends string | number>(
+  ctx: Context,
+  ids: T[],
+  describe: (id: T) => string,
+  act: (id: T) => Promise<void>,
+): Promise<void> {
+  const outcomes: BulkOutcome[] = [];
+  let firstError: unknown;
+  for (const id of ids) {
+    try {
+      await act(id);
+      outcomes.push({ id, ok: true });
+      if (!ctx.globals.quiet) ctx.io.err(`✓ ${describe(id)}`);
+    } catch (err) {
+      if (!(err instanceof TrackctlError)) throw err;
+      firstError ??= err;
+      outcomes.push({ id, ok: false, error: err.message });
+      ctx.io.err(`✗ ${describe(id)}: ${err.message}`);
+    }
+  }
+  // Machine formats get the per-item report on stdout; people read the lines above.
+  const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT;
+  if (requested && requested !== 'table') await renderList(outcomes.map((o) => ({ ...o })), COLUMNS, await ctx.output());
+  const failed = outcomes.filter((o) => !o.ok).length;
+  if (failed === 0) return;
+  if (ids.length === 1) throw firstError;
+  throw new PartialFailure(failed, ids.length, `${failed} of ${ids.length} failed`);
+}

@@ -1,0 +1,38 @@
+import { createUnit, type NewUnit, type UnitKind } from '../../api/units.js';
+import { renderRaw, renderRecord } from '../../io/output.js';
+import { valueOrAsk } from '../../io/prompt.js';
+import { parseKey, parsePhone, requireText } from '../validate.js';
+import { unitColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+interface CreateOptions {
+  name?: string;
+  trackerId?: string;
+  uniqueId?: string;
+  type?: string;
+  simPhone?: string;
+}
+
+export function runFor(kind: UnitKind): { run: Run<CreateOptions> } {
+  return {
+    run: async (_args, opts, ctx) => {
+      const one = kind === 'devices' ? 'Device' : 'Sensor';
+      const name = requireText(await valueOrAsk(ctx, opts.name, '--name', `${one} name:`), '--name', 'name');
+      const unit: NewUnit = { name, deviceType: '' };
+      if (kind === 'devices') {
+        unit.trackerID = parseKey(await valueOrAsk(ctx, opts.trackerId, '--tracker-id', 'Tracker ID (IMEI/MEID):'), '--tracker-id');
+      } else {
+        unit.uniqueID = parseKey(await valueOrAsk(ctx, opts.uniqueId, '--unique-id', 'Unique ID (serial number):'), '--unique-id');
+      }
+      unit.deviceType = requireText(await valueOrAsk(ctx, opts.type, '--type', 'Model (deviceType):'), '--type', 'type');
+      const phone = parsePhone(opts.simPhone);
+      if (phone !== undefined) unit.simPhoneNumber = phone;
+
+      const out = await ctx.output();
+      const { record, raw } = await createUnit(await ctx.api(), kind, unit);
+      if (ctx.globals.raw) return renderRaw(raw, out);
+      await renderRecord(record, unitColumns(kind, ctx.clock.now()), out);
+      if (!ctx.globals.quiet && out.tty) ctx.io.err(`Created ${one.toLowerCase()} ${record.did}.`);
+    },
+  };
+}

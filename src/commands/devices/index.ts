@@ -1,0 +1,69 @@
+/** `devices` and `sensors`: the same verbs over /v2/devices/ and /v2/sensors/. */
+import { Command, Option } from 'commander';
+import type { Context } from '../../context.js';
+import type { UnitKind } from '../../api/units.js';
+import { collect, examples, lazyAction } from '../action.js';
+
+export function registerUnits(program: Command, ctx: Context, kind: UnitKind): void {
+  const one = kind === 'devices' ? 'device' : 'sensor';
+  const key = kind === 'devices' ? { flag: '--tracker-id <imei>', what: 'tracker ID (IMEI/MEID)' } : { flag: '--unique-id <serial>', what: 'unique ID (serial number)' };
+  const noun = program
+    .command(kind)
+    .description(kind === 'devices' ? 'Manage devices (GPS trackers)' : 'Manage sensors (environmental tags)');
+
+  noun
+    .command('list')
+    .alias('ls')
+    .description(`List ${kind}`)
+    .option('--group <gid>', `only ${kind} in this group`)
+    .addOption(new Option('--active', `only active ${kind}`).conflicts('inactive'))
+    .addOption(new Option('--inactive', `only inactive ${kind}`).conflicts('active'))
+    .addHelpText('after', examples(`trackctl ${kind} list`, `trackctl ${kind} list --group 3 --inactive -o json`, `trackctl ${kind} list -o csv --fields did,name,lastBatteryLevel`))
+    .action(lazyAction(ctx, async () => (await import('./list.js')).runFor(kind)));
+
+  noun
+    .command('get')
+    .description(`Show one ${one} by id, unique ID or tracker ID`)
+    .argument('[did]', `${one} id`)
+    .option('--unique-id <serial>', `look up by unique ID (serial number)`)
+    .option('--tracker-id <imei>', `look up by tracker ID (IMEI/MEID)`)
+    .addHelpText('after', examples(`trackctl ${kind} get 12`, `trackctl ${kind} get --tracker-id 356938035643809 -o json`))
+    .action(lazyAction(ctx, async () => (await import('./get.js')).runFor(kind)));
+
+  noun
+    .command('create')
+    .description(`Create a ${one}`)
+    .option('--name <name>', `${one} name`)
+    .option(key.flag, key.what)
+    .option('--type <model>', 'model identifier (deviceType)')
+    .option('--sim-phone <number>', 'telephone number of its SIM card')
+    .addHelpText(
+      'after',
+      examples(
+        kind === 'devices'
+          ? `trackctl devices create --name "Van 7" --tracker-id 356938035643809 --type TT8850`
+          : `trackctl sensors create --name "Cold room" --unique-id SN-20931 --type TAG-T1`,
+      ),
+    )
+    .action(lazyAction(ctx, async () => (await import('./create.js')).runFor(kind)));
+
+  noun
+    .command('update')
+    .description(`Rename, (de)activate or regroup a ${one}`)
+    .argument('<did>', `${one} id`)
+    .option('--name <name>', 'new name')
+    .addOption(new Option('--active', 'mark active').conflicts('inactive'))
+    .addOption(new Option('--inactive', 'mark inactive').conflicts('active'))
+    .option('--add-group <gids>', 'add to groups (1,2,3 or repeat the flag)', collect)
+    .option('--remove-group <gids>', 'remove from groups (1,2,3 or repeat the flag)', collect)
+    .addHelpText('after', examples(`trackctl ${kind} update 12 --name "Van 7b" --inactive`, `trackctl ${kind} update 12 --add-group 3,4 --remove-group 1`))
+    .action(lazyAction(ctx, async () => (await import('./update.js')).runFor(kind)));
+
+  noun
+    .command('delete')
+    .alias('rm')
+    .description(`Delete ${kind}; continues past failures and reports each`)
+    .argument('<did...>', `${one} ids`)
+    .addHelpText('after', examples(`trackctl ${kind} delete 12 13 --yes`))
+    .action(lazyAction(ctx, async () => (await import('./delete.js')).runFor(kind)));
+}

@@ -1,0 +1,32 @@
+import type { Context } from '../../context.js';
+import { listUnits, type UnitKind } from '../../api/units.js';
+import { renderList, renderRaw } from '../../io/output.js';
+import { parseId } from '../validate.js';
+import { unitColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+interface ListOptions {
+  group?: string;
+  active?: boolean;
+  inactive?: boolean;
+}
+
+export function runFor(kind: UnitKind): { run: Run<ListOptions> } {
+  return {
+    run: async (_args, opts, ctx: Context) => {
+      const group = opts.group === undefined ? undefined : parseId(opts.group, 'group id');
+      const out = await ctx.output();
+      const api = await ctx.api();
+      const { records, raw } = await listUnits(api, kind);
+      if (ctx.globals.raw) return renderRaw(raw, out);
+      const shown = records.filter(
+        (u) =>
+          (group === undefined || (Array.isArray(u.groupMember) && u.groupMember.includes(group))) &&
+          (!opts.active || u.isActive === 1) &&
+          (!opts.inactive || u.isActive !== 1),
+      );
+      await renderList(shown, unitColumns(kind, ctx.clock.now()), out);
+      if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err(`No ${kind} found.`);
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { UsageError } from '../../errors.js';
+import { changeUnitGroups, updateUnit, type UnitKind } from '../../api/units.js';
+import type { One } from '../../api/envelope.js';
+import type { Unit } from '../../api/types.js';
+import { renderRaw, renderRecord } from '../../io/output.js';
+import { parseId, parseIdList, requireText } from '../validate.js';
+import { unitColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+interface UpdateOptions {
+  name?: string;
+  active?: boolean;
+  inactive?: boolean;
+  addGroup?: string[];
+  removeGroup?: string[];
+}
+
+export function runFor(kind: UnitKind): { run: Run<UpdateOptions> } {
+  return {
+    run: async (args, opts, ctx) => {
+      const did = parseId(args[0] ?? '', 'id');
+      const changes: { name?: string; isActive?: 0 | 1 } = {};
+      if (opts.name !== undefined) changes.name = requireText(opts.name, '--name', 'name');
+      if (opts.active) changes.isActive = 1;
+      if (opts.inactive) changes.isActive = 0;
+      const add = parseIdList(opts.addGroup, 'group id');
+      const remove = parseIdList(opts.removeGroup, 'group id');
+      const both = add.filter((g) => remove.includes(g));
+      if (both.length > 0) throw new UsageError(`group ${both.join(',')} is in both --add-group and --remove-group`);
+      if (Object.keys(changes).length === 0 && add.length === 0 && remove.length === 0) {
+        throw new UsageError('nothing to change: give --name, --active/--inactive, --add-group or --remove-group');
+      }
+
+      const out = await ctx.output();
+      const api = await ctx.api();
+      let last: One<Unit> | undefined;
+      if (Object.keys(changes).length > 0) last = await updateUnit(api, kind, did, changes);
+      if (add.length > 0) last = await changeUnitGroups(api, kind, did, add, true);
+      if (remove.length > 0) last = await changeUnitGroups(api, kind, did, remove, false);
+      if (!last) return;
+      if (ctx.globals.raw) return renderRaw(last.raw, out);
+      await renderRecord(last.record, unitColumns(kind, ctx.clock.now()), out);
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/** Validation of ids and values before any request is sent: a bad value is exit 2 naming it. */
+import { UsageError } from '../errors.js';
+
+const POSITIVE_INT = /^[1-9]\d{0,15}$/;
+
+export function parseId(value: string, what: string): number {
+  const v = value.trim();
+  if (!POSITIVE_INT.test(v)) throw new UsageError(`invalid ${what} "${value}": expected a positive integer`);
+  return Number(v);
+}
+
+/** Accepts "1,2,3" and repeated flags; rejects empties and duplicates are dropped. */
+export function parseIdList(values: string[] | string | undefined, what: string): number[] {
+  const list = values === undefined ? [] : Array.isArray(values) ? values : [values];
+  const ids: number[] = [];
+  for (const item of list) {
+    for (const part of item.split(',')) {
+      if (part.trim() === '') throw new UsageError(`invalid ${what} list "${item}": empty entry`);
+      const id = parseId(part, what);
+      if (!ids.includes(id)) ids.push(id);
+    }
+  }
+  return ids;
+}
+
+export function requireText(value: string | undefined, flag: string, what = flag): string {
+  if (value === undefined) throw new UsageError(`missing ${flag}`);
+  const v = value.trim();
+  if (v === '') throw new UsageError(`invalid ${what}: must not be empty`);
+  if (/[\u0000-\u001f\u007f]/.test(v)) throw new UsageError(`invalid ${what} "${JSON.stringify(v).slice(1, -1)}": control characters are not allowed`);
+  return v;
+}
+
+/** Serial numbers, IMEIs and other keys used in paths: printable, no slashes or spaces. */
+export function parseKey(value: string | undefined, flag: string): string {
+  const v = requireText(value, flag);
+  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(v)) {
+    throw new UsageError(`invalid ${flag} "${v}": use 1–64 letters, digits, '.', '_', ':' or '-'`);
+  }
+  return v;
+}
+
+export function parsePhone(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (!/^\+?[0-9][0-9 ()-]{3,20}$/.test(v)) throw new UsageError(`invalid --sim-phone "${value}": expected a telephone number such as +15551234567`);
+  return v;
+}
+
+export function exclusive(flags: Record<string, unknown>): void {
+  const set = Object.entries(flags).filter(([, v]) => v !== undefined && v !== false);
+  if (set.length > 1) throw new UsageError(`${set.map(([k]) => k).join(' and ')} cannot be used together`);
+}

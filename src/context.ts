@@ -1,0 +1,226 @@
+/**
+ * The context hands a command only what it asks for, and loads it on first use:
+ * `--help`, `--version` and `completion` never load HTTP, keychain or sandbox code.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { colorWanted, type IO } from './io/streams.js';
+import { resolvePaths, type Paths } from './paths.js';
+import type { OutputFormat, OutputOptions } from './io/output.js';
+import type { ConfigStore } from './config/index.js';
+import type { SecretStore } from './auth/store/index.js';
+import type { Api } from './api/client.js';
+import type { HttpClient } from './api/http.js';
+import type { Session } from './auth/session.js';
+
+/** Options every command accepts (commander's optsWithGlobals()). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  sandbox?: boolean;
+  output?: string;
+  fields?: string;
+  header: boolean;
+  raw?: boolean;
+  color: boolean;
+  input: boolean;
+  yes?: boolean;
+  quiet?: boolean;
+  verbose?: boolean;
+  timeout?: string;
+  retries?: string;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+/** Settings after flags, environment, profile and defaults are merged. */
+export interface Settings {
+  profile: string;
+  baseUrl?: string;
+  shareUrl?: string;
+  clientId: string;
+  timeoutMs: number;
+  retries: number;
+  credentialStore: 'auto' | 'keychain' | 'file';
+  output?: string;
+  sandbox: boolean;
+}
+
+export interface Context {
+  readonly io: IO;
+  readonly env: NodeJS.ProcessEnv;
+  readonly clock: Clock;
+  readonly version: string;
+  /** Set by a command that finished with a non-error, non-zero outcome. */
+  exitCode: number;
+  globals: GlobalOptions;
+  paths(): Paths;
+  profileName(): string;
+  config(): Promise<ConfigStore>;
+  settings(): Promise<Settings>;
+  /** The service address; with --sandbox, starts the embedded sandbox first. */
+  baseUrl(): Promise<string>;
+  secrets(): Promise<SecretStore>;
+  /** The one HTTP client (one keep-alive dispatcher) of this process. */
+  http(): Promise<HttpClient>;
+  session(): Promise<Session>;
+  api(): Promise<Api>;
+  output(opts?: { allowed?: readonly string[]; fallback?: OutputFormat }): Promise<OutputOptions>;
+  /** Prompts are allowed: stdin and stderr are terminals, not --no-input, not CI. */
+  interactive(): boolean;
+  /** Register cleanup (closing the dispatcher, the in-process sandbox). */
+  onDispose(fn: () => Promise<void> | void): void;
+  dispose(): Promise<void>;
+}
+
+export function createContext(
+  io: IO,
+  env: NodeJS.ProcessEnv,
+  version: string,
+  clock: Clock = { now: () => Date.now() },
+): Context {
+  const disposers: Array<() => Promise<void> | void> = [];
+  const memo = new Map<string, Promise<unknown>>();
+  function once<T>(key: string, make: () => Promise<T>): Promise<T> {
+    let p = memo.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = make();
+      memo.set(key, p);
+    }
+    return p;
+  }
+  let paths: Paths | undefined;
+
+  const ctx: Context = {
+    io,
+    env,
+    clock,
+    version,
+    exitCode: 0,
+    globals: { header: true, color: true, input: true },
+
+    paths() {
+      return (paths ??= resolvePaths(env));
+    },
+
+    profileName() {
+      return ctx.globals.profile ?? env.TRACKCTL_PROFILE ?? readCurrentProfile(ctx) ?? 'default';
+    },
+
+    config: () =>
+      once('config', async () => {
+        const { openConfig } = await import('./config/index.js');
+        return openConfig(ctx.paths().configDir);
+      }),
+
+    settings: () =>
+      once('settings', async () => {
+        const { resolveSettings } = await import('./settings.js');
+        return resolveSettings(ctx);
+      }),
+
+    baseUrl: () =>
+      once('baseUrl', async () => {
+        const { resolveBaseUrl } = await import('./settings.js');
+        return resolveBaseUrl(ctx);
+      }),
+
+    secrets: () =>
+      once('secrets', async () => {
+        const settings = await ctx.settings();
+        if (settings.sandbox) {
+          const { MemoryStore } = await import('./auth/store/index.js');
+          return new MemoryStore();
+        }
+        const { openSecretStore } = await import('./auth/store/index.js');
+        return openSecretStore({
+          mode: settings.credentialStore,
+          dataDir: ctx.paths().dataDir,
+          warn: (message) => io.err(`warning: ${message}`),
+        });
+      }),
+
+    http: () =>
+      once('http', async () => {
+        const { HttpClient } = await import('./api/http.js');
+        const settings = await ctx.settings();
+        const http = new HttpClient({
+          baseUrl: await ctx.baseUrl(),
+          timeoutMs: settings.timeoutMs,
+          retries: settings.retries,
+          userAgent: `trackctl/${version}`,
+          trace: ctx.globals.verbose ? (line) => io.err(line) : undefined,
+        });
+        ctx.onDispose(() => http.close());
+        return http;
+      }),
+
+    session: () =>
+      once('session', async () => {
+        const { createSession } = await import('./auth/session.js');
+        return createSession(ctx);
+      }),
+
+    api: () =>
+      once('api', async () => {
+        const { createApi } = await import('./api/client.js');
+        return createApi(ctx);
+      }),
+
+    async output(opts) {
+      const { parseFormat, parseFields } = await import('./io/output.js');
+      const settings = await ctx.settings();
+      const requested = ctx.globals.output ?? env.TRACKCTL_OUTPUT ?? settings.output;
+      const format = requested
+        ? parseFormat(requested, opts?.allowed)
+        : io.stdoutIsTTY
+          ? 'table'
+          : (opts?.fallback ?? 'table');
+      return {
+        io,
+        format,
+        fields: parseFields(ctx.globals.fields),
+        header: ctx.globals.header,
+        color: colorWanted(io.stdoutIsTTY, env, !ctx.globals.color),
+        tty: io.stdoutIsTTY,
+        now: () => clock.now(),
+      };
+    },
+
+    interactive() {
+      if (!ctx.globals.input) return false;
+      if (env.CI !== undefined && env.CI !== '' && env.CI !== '0' && env.CI !== 'false') return false;
+      return io.stdinIsTTY && io.stderrIsTTY;
+    },
+
+    onDispose(fn) {
+      disposers.push(fn);
+    },
+
+    async dispose() {
+      for (const fn of disposers.reverse()) {
+        try {
+          await fn();
+        } catch {
+          // Cleanup must not mask the command's own outcome.
+        }
+      }
+      disposers.length = 0;
+    },
+  };
+  return ctx;
+}
+
+/** The profile selected by `config use`, read without loading conf. */
+function readCurrentProfile(ctx: Context): string | undefined {
+  try {
+    const raw = JSON.parse(readFileSync(join(ctx.paths().configDir, 'config.json'), 'utf8')) as { 'current-profile'?: unknown };
+    const name = raw['current-profile'];
+    return typeof name === 'string' && name !== '' ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * IO owns stdout, stderr and stdin, TTY detection, colour and width.
+ * Commands receive it through the context; tests build one over buffers.
+ * Only src/io/ writes to the terminal.
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export interface IO {
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdin: Readable;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  /** Terminal width for tables; 80 when unknown. */
+  columns(): number;
+  /** Whether colour goes to stdout (and stderr, which follows the same rule on its own TTY). */
+  colorStdout: boolean;
+  colorStderr: boolean;
+  /** Write data (stdout). Resolves when the chunk is flushed or buffered below the high-water mark. */
+  out(text: string): Promise<void>;
+  /** Write a message line to stderr. */
+  err(text: string): void;
+}
+
+export interface ColorEnv {
+  NO_COLOR?: string | undefined;
+  FORCE_COLOR?: string | undefined;
+  TERM?: string | undefined;
+}
+
+/** The colour rule: FORCE_COLOR forces (unless "0"), NO_COLOR or --no-color disables, otherwise TTY only. */
+export function colorWanted(isTTY: boolean, env: ColorEnv, noColorFlag: boolean): boolean {
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  if (noColorFlag) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.TERM === 'dumb') return false;
+  return isTTY;
+}
+
+function writeTo(stream: Writable, text: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = stream.write(text, (err) => (err ? reject(err) : undefined));
+    if (ok) resolve();
+    else stream.once('drain', () => resolve());
+  });
+}
+
+export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
+  const stdoutIsTTY = Boolean(process.stdout.isTTY);
+  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  const io: IO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    stdoutIsTTY,
+    stderrIsTTY,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    columns: () => process.stdout.columns || process.stderr.columns || Number(env.COLUMNS) || 80,
+    colorStdout: colorWanted(stdoutIsTTY, env, false),
+    colorStderr: colorWanted(stderrIsTTY, env, false),
+    out: (text) => writeTo(process.stdout, text),
+    err: (text) => {
+      process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+  };
+  return io;
+}

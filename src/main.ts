@@ -1,0 +1,61 @@
+/**
+ * Entry point: build the context, parse, run, and map errors to exit codes.
+ * The only place that decides a process exit code.
+ */
+import { ExitCode, TrackctlError, exitCodeFor } from './errors.js';
+import { systemIO, type IO } from './io/streams.js';
+
+declare const __TRACKCTL_VERSION__: string;
+export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';
+
+export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Fast path: nothing else needs loading to print the version.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    await io.out(`${VERSION}\n`);
+    return ExitCode.ok;
+  }
+  ignoreBrokenPipe(io);
+  const { createContext } = await import('./context.js');
+  const { buildProgram } = await import('./program.js');
+  const ctx = createContext(io, env, VERSION);
+  try {
+    const program = buildProgram(ctx, VERSION);
+    await program.parseAsync(argv, { from: 'user' });
+    return ctx.exitCode;
+  } catch (err) {
+    if (isCommanderExit(err)) {
+      // commander printed help or its own usage message already.
+      return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;
+    }
+    return reportError(err, io, env);
+  } finally {
+    await ctx.dispose();
+  }
+}
+
+function reportError(err: unknown, io: IO, env: NodeJS.ProcessEnv): number {
+  const code = exitCodeFor(err);
+  if (err instanceof TrackctlError) {
+    io.err(`error: ${err.message}`);
+    if (err.hint) io.err(err.hint);
+  } else if (err instanceof Error) {
+    io.err(`error: ${err.message}`);
+    if (env.TRACKCTL_DEBUG) io.err(err.stack ?? '');
+  } else {
+    io.err(`error: ${String(err)}`);
+  }
+  return code;
+}
+
+/** `trackctl devices list | head` must end quietly, not with an EPIPE stack trace. */
+function ignoreBrokenPipe(io: IO): void {
+  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exitCode = 0;
+  });
+}
+
+/** commander's exits (help shown, usage error already printed) carry a "commander." code. */
+function isCommanderExit(err: unknown): err is { exitCode: number } {
+  const e = err as { code?: unknown; exitCode?: unknown };
+  return typeof e?.code === 'string' && e.code.startsWith('commander.') && typeof e.exitCode === 'number';
+}
