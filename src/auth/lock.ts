@@ -1,0 +1,161 @@
+/**
+ * An inter-process lock on a file, so that parallel trackctl processes renew a
+ * token once: the holder refreshes and saves, the others wait, then re-read.
+ *
+ * Acquire = exclusive create (`open(path, 'wx')`) of a file holding our pid,
+ * host and a random token. Waiters poll with small randomized waits. A lock is
+ * stale when its pid is dead (same host) or it has not been touched for
+ * `staleMs`; the holder touches it periodically, so a long but live operation
+ * is never broken. Release removes the file only if it is still ours.
+ */
+import { randomBytes } from 'node:crypto';
+import { link, mkdir, open, readFile, rename, unlink, utimes, stat } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { TrackctlError } from '../errors.js';
+
+export interface FileLockOptions {
+  /** Give up waiting after this long. Default 60 000. */
+  timeoutMs?: number;
+  /** Break a lock untouched for this long. Default 30 000. */
+  staleMs?: number;
+}
+
+interface LockOwner {
+  pid: number;
+  host: string;
+  time: number;
+  token: string;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const staleMs = opts.staleMs ?? 30_000;
+  const owner: LockOwner = { pid: process.pid, host: hostname(), time: Date.now(), token: randomBytes(8).toString('hex') };
+  await acquire(lockPath, owner, timeoutMs, staleMs);
+  // Keep the lock fresh while fn runs so nobody takes it for stale.
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(lockPath, now, now).catch(() => undefined);
+  }, Math.max(50, Math.floor(staleMs / 3)));
+  heartbeat.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(heartbeat);
+    await release(lockPath, owner);
+  }
+}
+
+async function acquire(lockPath: string, owner: LockOwner, timeoutMs: number, staleMs: number): Promise<void> {
+  await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + timeoutMs;
+  let wait = 10;
+  for (;;) {
+    if (await tryCreate(lockPath, owner)) return;
+    const holder = await readHolder(lockPath);
+    if (holder !== undefined && (await isStale(lockPath, holder, staleMs))) {
+      await breakLock(lockPath, holder.text);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const who = holder?.owner ? ` (held by pid ${holder.owner.pid} on ${holder.owner.host})` : '';
+      throw new TrackctlError(`timed out after ${timeoutMs} ms waiting for lock ${lockPath}${who}`, {
+        hint: `if no other trackctl is running, remove ${lockPath}`,
+      });
+    }
+    await sleep(wait / 2 + Math.random() * wait);
+    wait = Math.min(wait * 1.5, 200);
+  }
+}
+
+async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(lockPath, 'wx', 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw new TrackctlError(`cannot create lock ${lockPath}: ${(err as Error).message}`, { cause: err });
+  }
+  try {
+    await handle.writeFile(JSON.stringify(owner));
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+interface Holder {
+  text: string;
+  owner: LockOwner | undefined;
+  mtimeMs: number;
+}
+
+async function readHolder(lockPath: string): Promise<Holder | undefined> {
+  try {
+    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
+    return { text, owner: parseOwner(text), mtimeMs: info.mtimeMs };
+  } catch {
+    return undefined; // released meanwhile: try again
+  }
+}
+
+function parseOwner(text: string): LockOwner | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<LockOwner>;
+    if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.time === 'number' && typeof v.token === 'string') {
+      return { pid: v.pid, host: v.host, time: v.time, token: v.token };
+    }
+  } catch {
+    // Empty or half-written: the creator is between open and write.
+  }
+  return undefined;
+}
+
+async function isStale(lockPath: string, holder: Holder, staleMs: number): Promise<boolean> {
+  const touched = Math.max(holder.mtimeMs, holder.owner?.time ?? 0);
+  if (Date.now() - touched > staleMs) return true;
+  const owner = holder.owner;
+  if (owner === undefined || owner.host !== hostname() || owner.pid === process.pid) return false;
+  if (processAlive(owner.pid)) return false;
+  // Re-read: the file may have been replaced by a live process since.
+  const again = await readHolder(lockPath);
+  return again?.text === holder.text;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Moves the stale file aside rather than unlinking it, then checks that what
+ * was moved is the stale lock we judged; if a live process had taken the lock
+ * in between, its file is put back (link fails rather than overwrite).
+ */
+async function breakLock(lockPath: string, staleText: string): Promise<void> {
+  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await rename(lockPath, aside);
+  } catch {
+    return; // someone else broke or released it
+  }
+  try {
+    const moved = await readFile(aside, 'utf8');
+    if (moved !== staleText) await link(aside, lockPath).catch(() => undefined);
+  } finally {
+    await unlink(aside).catch(() => undefined);
+  }
+}
+
+async function release(lockPath: string, owner: LockOwner): Promise<void> {
+  const holder = await readHolder(lockPath);
+  if (holder?.owner?.token !== owner.token) return; // broken as stale and retaken: not ours
+  await unlink(lockPath).catch(() => undefined);
+}
