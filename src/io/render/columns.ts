@@ -6,11 +6,12 @@
 import { UsageError } from '../../errors.js';
 import type { Column, Rec } from './types.js';
 
-/** 'lastReport' | 'last_report' | 'last-report' → 'LAST REPORT'. */
+/** 'lastReport' | 'last_report' | 'last-report' → 'LAST REPORT'; 'trackerID' → 'TRACKER ID'. */
 export function headerFor(column: Column): string {
   if (column.header !== undefined) return column.header;
   return column.key
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2') // acronyms: lastGPSTimestamp → LAST GPS TIMESTAMP
     .replace(/[-_]+/g, ' ')
     .trim()
     .toUpperCase();
