@@ -1,0 +1,14 @@
+/** `trackctl sandbox reset`: delete the persisted state so the next start seeds afresh. */
+import type { IO } from '../../io/streams.js';
+import { defaultStateFile } from './start.js';
+
+export interface ResetOptions {
+  state?: string;
+}
+
+export async function runReset(opts: ResetOptions, ctx: { io: IO; paths(): { dataDir: string } }): Promise<void> {
+  const { resetState } = await import('../../sandbox/store.js');
+  const file = opts.state ?? defaultStateFile(ctx);
+  const removed = resetState(file);
+  ctx.io.err(removed ? `Removed sandbox state ${file}` : `No sandbox state at ${file}; nothing to do`);
+}

@@ -1,0 +1,106 @@
+/** `trackctl sandbox start`: validate the flags, serve until SIGINT/SIGTERM, shut down cleanly. */
+import { join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import type { IO } from '../../io/streams.js';
+import type { SandboxOptions } from '../../sandbox/index.js';
+
+export interface StartOptions {
+  port?: string;
+  host?: string;
+  state?: string;
+  memory?: boolean;
+  seed?: string;
+  devices?: string;
+  faults?: string;
+  accessTtl?: string;
+  refreshTtl?: string;
+  sessionTtl?: string;
+  benchReports?: string;
+  log?: boolean;
+}
+
+/** What runStart needs from the context. */
+export interface StartContext {
+  io: IO;
+  paths(): { dataDir: string };
+}
+
+function integer(flag: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`${flag} must be an integer from ${min} to ${max}, got "${value}"`);
+  }
+  return Number(value);
+}
+
+export function defaultStateFile(ctx: StartContext): string {
+  return join(ctx.paths().dataDir, 'sandbox-state.json');
+}
+
+/** Flags → sandbox options; every bad value is a UsageError naming it. */
+export async function parseStartOptions(opts: StartOptions, ctx: StartContext): Promise<SandboxOptions> {
+  const { parseFaults } = await import('../../sandbox/index.js');
+  if (opts.memory && opts.state !== undefined) throw new UsageError('--memory and --state cannot be used together');
+  if (opts.faults !== undefined) {
+    try {
+      parseFaults(opts.faults);
+    } catch (err) {
+      throw new UsageError(`--faults "${opts.faults}": ${(err as Error).message}`);
+    }
+  }
+  const out: SandboxOptions = {
+    host: opts.host ?? '127.0.0.1',
+    quiet: !opts.log,
+    log: (line) => ctx.io.err(line),
+  };
+  const set = <K extends keyof SandboxOptions>(key: K, value: SandboxOptions[K] | undefined): void => {
+    if (value !== undefined) out[key] = value;
+  };
+  set('port', integer('--port', opts.port, 0, 65535));
+  set('seed', integer('--seed', opts.seed, 0, 2 ** 32 - 1));
+  set('devices', integer('--devices', opts.devices, 0, 10_000_000));
+  set('accessTtl', integer('--access-ttl', opts.accessTtl, 1, 10 * 365 * 86400));
+  set('refreshTtl', integer('--refresh-ttl', opts.refreshTtl, 1, 10 * 365 * 86400));
+  set('sessionTtl', integer('--session-ttl', opts.sessionTtl, 1, 10 * 365 * 86400));
+  set('benchReports', integer('--bench-reports', opts.benchReports, 0, 100_000_000));
+  set('faults', opts.faults);
+  if (out.host === '') throw new UsageError('--host must not be empty');
+  if (!opts.memory) out.stateFile = opts.state ?? defaultStateFile(ctx);
+  return out;
+}
+
+function untilSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const on = (signal: string): void => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+      resolve(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+/** Serve until `stop` resolves (default: SIGINT or SIGTERM). */
+export async function runStart(opts: StartOptions, ctx: StartContext, stop: Promise<unknown> = untilSignal()): Promise<void> {
+  const options = await parseStartOptions(opts, ctx);
+  const { startSandbox, DEMO_ACCOUNT, BENCH_UNIT_ID } = await import('../../sandbox/index.js');
+  let sandbox;
+  try {
+    sandbox = await startSandbox(options);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EADDRINUSE') throw new UsageError(`--port ${options.port}: the address is already in use`);
+    if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') throw new UsageError(`--host ${options.host}: cannot listen there`);
+    if (err instanceof RangeError) throw new UsageError(err.message);
+    throw err;
+  }
+  await ctx.io.out(
+    `base-url: ${sandbox.url}\nemail: ${DEMO_ACCOUNT.email}\npassword: ${DEMO_ACCOUNT.password}\n` +
+      `state: ${options.stateFile ?? 'memory'}\nbench-unit: ${BENCH_UNIT_ID}\n`,
+  );
+  ctx.io.err(`Sandbox listening on ${sandbox.url} (control endpoints under ${sandbox.url}/_sandbox/). Press Ctrl-C to stop.`);
+  await stop;
+  await sandbox.close();
+  ctx.io.err('Sandbox stopped.');
+}

@@ -1,0 +1,146 @@
+/**
+ * GET /reports/history/<id>/[from:<ts>/][to:<ts>/][lastQueryTime:<ts>/][reportTypes:<t1,t2>/]
+ * Streams `{features: [...], success}`, generating reports on the fly in ~64 KB chunks with backpressure.
+ */
+import { badRequest, invalidValue, notFound } from '../errors.js';
+import { featureJson, kRange, MAX_DELAY, type Report, REPORT_TYPES, reportAt, timesOf } from '../history.js';
+import { ChunkBuffer, type RequestCtx, type StreamReply } from '../http.js';
+import type { Route } from '../routes.js';
+import { pathId } from '../validate.js';
+
+/** A unit that exists only for history benchmarks: its reports are numbered, not stored. */
+export const BENCH_UNIT_ID = 900000001;
+const SUCCESS = 'Reports have been successfully retrieved.';
+const ORDER = ['from', 'to', 'lastQueryTime', 'reportTypes'] as const;
+type SegmentName = (typeof ORDER)[number];
+
+export interface HistoryQuery {
+  from?: number;
+  to?: number;
+  lastQueryTime?: number;
+  reportTypes?: Set<string>;
+}
+
+/** Parse the optional segments after the unit id; anything out of order, repeated, malformed or unknown is a 400 naming it. */
+export function parseHistorySegments(segments: string[]): HistoryQuery {
+  const q: HistoryQuery = {};
+  let last = -1;
+  const seen = new Set<string>();
+  for (const seg of segments) {
+    const colon = seg.indexOf(':');
+    const name = colon < 0 ? seg : seg.slice(0, colon);
+    const value = colon < 0 ? undefined : seg.slice(colon + 1);
+    const idx = ORDER.indexOf(name as SegmentName);
+    if (idx < 0) throw badRequest(`unknown history segment "${seg}" (expected from:, to:, lastQueryTime:, reportTypes: in that order)`, name);
+    if (seen.has(name)) throw badRequest(`history segment "${name}" given twice`, name);
+    if (idx < last) throw badRequest(`history segment "${name}" is out of order (order: ${ORDER.join(', ')})`, name);
+    seen.add(name);
+    last = idx;
+    if (value === undefined || value === '') throw badRequest(`history segment "${name}" needs a value, e.g. ${name}:1700000000`, name);
+    if (name === 'reportTypes') {
+      const types = value.split(',');
+      for (const t of types) {
+        if (!(REPORT_TYPES as readonly string[]).includes(t)) {
+          throw badRequest(`unknown report type "${t}" (known: ${REPORT_TYPES.join(', ')})`, 'reportTypes');
+        }
+      }
+      q.reportTypes = new Set(types);
+    } else {
+      if (!/^\d+$/.test(value)) throw badRequest(`${name} must be a unix timestamp in seconds, got "${value}"`, name);
+      q[name as Exclude<SegmentName, 'reportTypes'>] = Number(value);
+    }
+  }
+  if (q.to !== undefined && q.from === undefined) throw badRequest('to: needs from: before it', 'to');
+  if (q.from !== undefined && q.to !== undefined && q.from > q.to) {
+    throw invalidValue(`from (${q.from}) is after to (${q.to})`, 'from');
+  }
+  return q;
+}
+
+function streamReply(produce: (buf: ChunkBuffer) => Promise<void>): StreamReply {
+  return {
+    kind: 'stream',
+    status: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    async produce(write) {
+      const buf = new ChunkBuffer(write);
+      await write('{"features":[');
+      await produce(buf);
+      await buf.flush();
+      await write(`],"success":"${SUCCESS}"}`);
+    },
+  };
+}
+
+function unitHistory(c: RequestCtx, did: number, q: HistoryQuery): StreamReply {
+  const { db } = c;
+  const u = db.state.units[did];
+  if (!u) throw notFound(`unit ${did} not found`, 'id');
+  const seed = db.state.seed;
+  const aid = db.state.aid;
+  const nameJson = JSON.stringify(u.name);
+  const now = db.now();
+  let lo = Math.max(q.from ?? -Infinity, u.histFrom - 1);
+  if (q.lastQueryTime !== undefined) lo = Math.max(lo, q.lastQueryTime - MAX_DELAY - 60);
+  const hi = Math.min(q.to ?? Infinity, now, u.histUntil ?? Infinity);
+  return streamReply(async (buf) => {
+    if (hi <= lo) return;
+    const [kLo, kHi] = kRange(seed, did, lo, hi);
+    let first = true;
+    for (let k = kLo; k <= kHi; k++) {
+      const [date, received] = timesOf(seed, did, k);
+      if (date <= lo || date > hi || received > now) continue;
+      if (q.from !== undefined && date <= q.from) continue;
+      if (q.lastQueryTime !== undefined && received <= q.lastQueryTime) continue;
+      const r = reportAt(seed, u, k);
+      if (!r || (q.reportTypes && !q.reportTypes.has(r.reportType))) continue;
+      const pending = buf.push((first ? '' : ',') + featureJson(aid, did, nameJson, r));
+      first = false;
+      if (pending) await pending;
+    }
+  });
+}
+
+function benchHistory(c: RequestCtx, q: HistoryQuery): StreamReply {
+  const n = c.db.benchReports;
+  const base = c.db.state.epoch - n; // report i is dated base + i and received at once
+  const now = c.db.now();
+  const nameJson = JSON.stringify('Bench unit');
+  const aid = c.db.state.aid;
+  let iLo = 0;
+  let iHi = Math.min(n - 1, now - base);
+  if (q.from !== undefined) iLo = Math.max(iLo, q.from - base + 1);
+  if (q.lastQueryTime !== undefined) iLo = Math.max(iLo, q.lastQueryTime - base + 1);
+  if (q.to !== undefined) iHi = Math.min(iHi, q.to - base);
+  return streamReply(async (buf) => {
+    const r: Report = {
+      k: 0, date: 0, received: 0, lat: 0, lng: 0, alt: 1600, speed: 42.5, heading: 90, battery: 80, odometer: 1000,
+      precision: 5, satellites: 9, temperature: null, reportType: 'report', reportValue: 'periodic',
+      message: 'Periodic position report', address: '1 Bench St, Denver, CO',
+    };
+    let first = true;
+    for (let i = iLo; i <= iHi; i++) {
+      r.reportType = i % 10 === 0 ? (REPORT_TYPES[(i / 10) % REPORT_TYPES.length] as Report['reportType']) : 'report';
+      if (q.reportTypes && !q.reportTypes.has(r.reportType)) continue;
+      r.date = base + i;
+      r.lat = 39.7 + (i % 1000) * 0.0001;
+      r.lng = -104.9 - (i % 777) * 0.0001;
+      r.odometer = 1000 + Math.floor(i / 100);
+      r.battery = 100 - (i % 90);
+      const pending = buf.push((first ? '' : ',') + featureJson(aid, BENCH_UNIT_ID, nameJson, r));
+      first = false;
+      if (pending) await pending;
+    }
+  });
+}
+
+export const historyRoutes: Route[] = [
+  {
+    method: 'GET', pattern: '/reports/history/:id/*segments', auth: 'session',
+    handler: (c) => {
+      const id = pathId(c.params.id as string, 'id');
+      const q = parseHistorySegments(c.rest);
+      return id === BENCH_UNIT_ID ? benchHistory(c, q) : unitHistory(c, id, q);
+    },
+  },
+];
