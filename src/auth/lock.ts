@@ -67,7 +67,7 @@ async function acquire(lockPath: string, owner: LockOwner, timeoutMs: number, st
       });
     }
     await sleep(wait / 2 + Math.random() * wait);
-    wait = Math.min(wait * 1.5, 200);
+    wait = Math.min(wait * 1.5, 100);
   }
 }
 
