@@ -9,6 +9,10 @@ import { registerConfig } from './commands/config/index.js';
 import { registerUnits } from './commands/devices/index.js';
 import { registerApi } from './commands/api/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
+import { registerUsers } from './commands/users/index.js';
+import { registerGroups } from './commands/groups/index.js';
+import { registerShares } from './commands/shares/index.js';
+import { registerAllUnits } from './commands/units/index.js';
 
 export function buildProgram(ctx: Context, version: string): Command {
   const program = new Command('trackctl');
@@ -47,6 +51,10 @@ export function buildProgram(ctx: Context, version: string): Command {
   registerConfig(program, ctx);
   registerUnits(program, ctx, 'devices');
   registerUnits(program, ctx, 'sensors');
+  registerUsers(program, ctx);
+  registerGroups(program, ctx);
+  registerShares(program, ctx);
+  registerAllUnits(program, ctx);
   registerApi(program, ctx);
   registerSandbox(program, ctx);
   return program;

@@ -1,0 +1,22 @@
+/** How groups look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
+import type { Column, Rec } from '../../io/output.js';
+
+/** Ids → names of the units and users they stand for, when known. */
+export type NameIndex = ReadonlyMap<number, string>;
+
+function labelled(ids: unknown, names: NameIndex | undefined): unknown {
+  if (!names || !Array.isArray(ids)) return ids;
+  return ids.map((id) => {
+    const name = typeof id === 'number' ? names.get(id) : undefined;
+    return name === undefined ? id : `${String(id)} ${name}`;
+  });
+}
+
+export function groupColumns(names?: NameIndex): Column[] {
+  return [
+    { key: 'gid', header: 'GID', kind: 'number' },
+    { key: 'name', header: 'NAME', shrink: true },
+    { key: 'groupMembers', header: 'MEMBERS', kind: 'list', value: (r: Rec) => labelled(r.groupMembers, names), shrink: true },
+    { key: 'groupViewers', header: 'VIEWERS', kind: 'list', value: (r: Rec) => labelled(r.groupViewers, names), shrink: true },
+  ];
+}

@@ -1,0 +1,19 @@
+import { createGroup } from '../../api/groups.js';
+import { renderRaw, renderRecord } from '../../io/output.js';
+import { valueOrAsk } from '../../io/prompt.js';
+import { requireText } from '../validate.js';
+import { groupColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+interface CreateOptions {
+  name?: string;
+}
+
+export const run: Run<CreateOptions> = async (_args, opts, ctx) => {
+  const name = requireText(await valueOrAsk(ctx, opts.name, '--name', 'Group name:'), '--name', 'name');
+  const out = await ctx.output();
+  const { record, raw } = await createGroup(await ctx.api(), name);
+  if (ctx.globals.raw) return renderRaw(raw, out);
+  await renderRecord(record, groupColumns(), out);
+  if (!ctx.globals.quiet && out.tty) ctx.io.err(`Created group ${record.gid}.`);
+};

@@ -1,0 +1,39 @@
+/** How shares look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
+import type { Column, Rec } from '../../io/output.js';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An absolute expiration in the past; "never" (or anything else) has not expired. */
+export function isExpired(rec: Rec, nowMs: number): boolean {
+  const exp = typeof rec.expiration === 'string' && /^\d+$/.test(rec.expiration) ? Number(rec.expiration) : rec.expiration;
+  return typeof exp === 'number' && exp * 1000 <= nowMs;
+}
+
+/** "device 2003 Van 7" or "group 101 North depot", from the embedded record when the reply has it. */
+export function targetCell(rec: Rec): string | undefined {
+  if (rec.did !== undefined) {
+    const name = isObject(rec.device) && typeof rec.device.name === 'string' ? ` ${rec.device.name}` : '';
+    return `device ${String(rec.did)}${name}`;
+  }
+  if (rec.gid !== undefined) {
+    const group = isObject(rec.group) ? rec.group[String(rec.gid)] : undefined;
+    const name = isObject(group) && typeof group.name === 'string' ? ` ${group.name}` : '';
+    return `group ${String(rec.gid)}${name}`;
+  }
+  return undefined;
+}
+
+export function shareColumns(nowMs: number): Column[] {
+  const expiredTone = (r: Rec) => (isExpired(r, nowMs) ? 'bad' : undefined);
+  return [
+    { key: 'sid', header: 'SID' },
+    { key: 'name', header: 'NAME', shrink: true },
+    { key: 'target', header: 'TARGET', value: targetCell, shrink: true },
+    // A unix time shows as a date (relative on a terminal); the string "never" as is.
+    { key: 'expiration', header: 'EXPIRES', kind: 'time', tone: expiredTone },
+    { key: 'expired', header: 'EXPIRED', kind: 'bool', value: (r: Rec) => isExpired(r, nowMs), tone: expiredTone },
+    { key: 'timestamp', header: 'CREATED', kind: 'time' },
+  ];
+}

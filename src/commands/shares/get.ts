@@ -1,0 +1,13 @@
+import { getShare } from '../../api/shares.js';
+import { renderRaw, renderRecord } from '../../io/output.js';
+import { parseSid } from './validate.js';
+import { shareColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+export const run: Run<Record<string, never>> = async (args, _opts, ctx) => {
+  const sid = parseSid(args[0]);
+  const out = await ctx.output();
+  const { record, raw } = await getShare(await ctx.api(), sid);
+  if (ctx.globals.raw) return renderRaw(raw, out);
+  await renderRecord(record, shareColumns(ctx.clock.now()), out);
+};

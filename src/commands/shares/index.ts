@@ -1,0 +1,73 @@
+/** `shares`: location share links for a device or a group, their URLs and embeds. */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, lazyAction } from '../action.js';
+
+export function registerShares(program: Command, ctx: Context): void {
+  const noun = program.command('shares').description('Manage location share links of a device or a group');
+
+  noun
+    .command('list')
+    .alias('ls')
+    .description('List location shares; expired ones are flagged')
+    .addHelpText('after', examples('trackctl shares list', 'trackctl shares list -o json', 'trackctl shares list -o csv --fields sid,name,expiration'))
+    .action(lazyAction(ctx, () => import('./list.js')));
+
+  noun
+    .command('get')
+    .description('Show one location share')
+    .argument('<sid>', 'share id')
+    .addHelpText('after', examples('trackctl shares get Xk3t9QpL', 'trackctl shares get Xk3t9QpL -o json'))
+    .action(lazyAction(ctx, () => import('./get.js')));
+
+  noun
+    .command('create')
+    .description('Create a share link for one device or one group; without an expiry flag it never expires')
+    .option('--device <did>', 'share this device')
+    .option('--group <gid>', 'share this group')
+    .option('--name <name>', 'share name')
+    .option('--expires <time>', 'expire at a time: unix seconds, ISO 8601, 3d (from now), or never')
+    .option('--expires-in <duration>', 'expire after a duration counted by the service, e.g. 45m, 2d, 2d3h30m')
+    .addHelpText(
+      'after',
+      examples(
+        'trackctl shares create --device 2004 --name "Customer ETA"',
+        'trackctl shares create --group 101 --name "Depot map" --expires 2026-12-31T18:00:00Z',
+        'trackctl shares create --device 2004 --name "Delivery 4471" --expires-in 2d3h30m',
+      ),
+    )
+    .action(lazyAction(ctx, () => import('./create.js')));
+
+  noun
+    .command('update')
+    .description('Rename a share or move its expiry (only name and expiry can change)')
+    .argument('<sid>', 'share id')
+    .option('--name <name>', 'new name')
+    .option('--expires <time>', 'new expiry: unix seconds, ISO 8601, or 3d (from now)')
+    .addHelpText('after', examples('trackctl shares update Xk3t9QpL --name "ETA (Tue)"', 'trackctl shares update Xk3t9QpL --expires 7d'))
+    .action(lazyAction(ctx, () => import('./update.js')));
+
+  noun
+    .command('delete')
+    .alias('rm')
+    .description('Delete location shares; continues past failures and reports each')
+    .argument('<sid...>', 'share ids')
+    .addHelpText('after', examples('trackctl shares delete Xk3t9QpL --yes', 'trackctl shares delete Xk3t9QpL b7Qm2Zr0 --yes -o json'))
+    .action(lazyAction(ctx, () => import('./delete.js')));
+
+  noun
+    .command('url')
+    .description('Print the public link of a share (no request is sent)')
+    .argument('<sid>', 'share id')
+    .addHelpText('after', examples('trackctl shares url Xk3t9QpL', 'open "$(trackctl shares url Xk3t9QpL)"'))
+    .action(lazyAction(ctx, () => import('./url.js')));
+
+  noun
+    .command('embed')
+    .description('Print an inline-frame snippet that embeds a share in a web page (no request is sent)')
+    .argument('<sid>', 'share id')
+    .option('--width <px>', 'frame width in pixels', '420')
+    .option('--height <px>', 'frame height in pixels', '380')
+    .addHelpText('after', examples('trackctl shares embed Xk3t9QpL', 'trackctl shares embed Xk3t9QpL --width 640 --height 480 >> page.html'))
+    .action(lazyAction(ctx, () => import('./embed.js')));
+}

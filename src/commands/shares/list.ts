@@ -1,0 +1,12 @@
+import { listShares } from '../../api/shares.js';
+import { renderList, renderRaw } from '../../io/output.js';
+import { shareColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
+  const out = await ctx.output();
+  const { records, raw } = await listShares(await ctx.api());
+  if (ctx.globals.raw) return renderRaw(raw, out);
+  await renderList(records, shareColumns(ctx.clock.now()), out);
+  if (records.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No location shares found.');
+};

@@ -1,0 +1,48 @@
+/** Values of share flags, checked before anything is sent. */
+import { UsageError } from '../../errors.js';
+import { parseDuration, parseTime } from '../../io/format-time.js';
+
+const SID = /^[A-Za-z0-9_-]{1,64}$/;
+
+export function parseSid(value: string | undefined): string {
+  if (value === undefined) throw new UsageError('missing share id');
+  if (!SID.test(value)) {
+    throw new UsageError(`invalid share id "${JSON.stringify(value).slice(1, -1)}": use 1–64 letters, digits, '_' or '-'`);
+  }
+  return value;
+}
+
+/** --expires TIME → unix seconds in the future; "never" → undefined. A bare duration ("3d") means from now. */
+export function parseExpires(value: string, nowMs: number): number | 'never' {
+  if (value.trim().toLowerCase() === 'never') return 'never';
+  const seconds = Math.floor(parseTime(value, nowMs, { direction: 'future' }));
+  if (seconds <= Math.floor(nowMs / 1000)) throw new UsageError(`invalid --expires "${value}": that time is not in the future`);
+  return seconds;
+}
+
+/** The relative fields of a share: numeric strings of whole days, hours and minutes. */
+export interface RelativeExpiry {
+  days: string;
+  hours: string;
+  minutes: string;
+}
+
+/** --expires-in 2d3h30m → {days: "2", hours: "3", minutes: "30"}; 90m → 1 h 30 min; whole minutes only. */
+export function parseExpiresIn(value: string): RelativeExpiry {
+  const total = parseDuration(value.replace(/^\+/, ''));
+  if (total <= 0) throw new UsageError(`invalid --expires-in "${value}": must be more than zero`);
+  if (total % 60 !== 0) throw new UsageError(`invalid --expires-in "${value}": the service counts whole minutes (use forms like 45m, 2h, 2d3h30m)`);
+  const minutesTotal = total / 60;
+  return {
+    days: String(Math.floor(minutesTotal / 1440)),
+    hours: String(Math.floor((minutesTotal % 1440) / 60)),
+    minutes: String(minutesTotal % 60),
+  };
+}
+
+/** --width / --height of an embed: a positive integer of pixels. */
+export function parsePixels(value: string, flag: string): number {
+  const v = value.trim();
+  if (!/^[1-9]\d{0,4}$/.test(v)) throw new UsageError(`invalid ${flag} "${value}": expected a positive whole number of pixels`);
+  return Number(v);
+}

@@ -1,0 +1,45 @@
+/** One table of every unit and user of the account (GET /all-units/), each with the collection it came from. */
+import type { Column, Rec } from '../../io/output.js';
+import type { UnitCategory } from '../../api/all-units.js';
+
+export type CategorizedRecord = Rec & { category: UnitCategory };
+
+/** Units (devices, sensors) report positions; users do not. */
+export function isUnit(rec: Rec): boolean {
+  return rec.did !== undefined;
+}
+
+/** Seconds since the last report; a unit that never reported is infinitely stale; users have none. */
+export function reportAge(rec: Rec, nowMs: number): number | undefined {
+  if (!isUnit(rec)) return undefined;
+  const at = rec.lastGPSTimestamp;
+  if (typeof at !== 'number' || at <= 0) return Number.POSITIVE_INFINITY;
+  return nowMs / 1000 - at;
+}
+
+export function isStale(rec: Rec, nowMs: number, thresholdS: number): boolean {
+  const age = reportAge(rec, nowMs);
+  return age !== undefined && age > thresholdS;
+}
+
+export function isLowBattery(rec: Rec, belowPct: number): boolean {
+  return isUnit(rec) && typeof rec.lastBatteryLevel === 'number' && rec.lastBatteryLevel < belowPct;
+}
+
+export function allUnitColumns(nowMs: number, staleS: number, lowPct: number): Column[] {
+  return [
+    { key: 'category', header: 'CATEGORY' },
+    { key: 'id', header: 'ID', kind: 'number', value: (r: Rec) => r.did ?? r.uid },
+    { key: 'name', header: 'NAME', shrink: true },
+    { key: 'type', header: 'TYPE', value: (r: Rec) => r.deviceType ?? r.userType, shrink: true },
+    { key: 'isActive', header: 'ACTIVE', kind: 'bool', tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
+    { key: 'lastBatteryLevel', header: 'BATTERY', kind: 'number', tone: (r: Rec) => (isLowBattery(r, lowPct) ? 'warn' : undefined) },
+    {
+      key: 'lastGPSTimestamp',
+      header: 'LAST REPORT',
+      kind: 'time',
+      tone: (r: Rec) => (!isUnit(r) ? 'dim' : isStale(r, nowMs, staleS) ? 'warn' : undefined),
+    },
+    { key: 'groupMember', header: 'GROUPS', kind: 'list' },
+  ];
+}

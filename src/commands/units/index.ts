@@ -1,0 +1,22 @@
+/** `units`: every unit and user of the account in one table (GET /all-units/). A top-level command, not a group. */
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, lazyAction } from '../action.js';
+
+// Kept literal (= UNIT_CATEGORIES of api/all-units.ts) so that registering loads no API code.
+const CATEGORIES = ['device', 'sensor', 'trackedUser', 'dispatcher'];
+
+export function registerAllUnits(program: Command, ctx: Context): void {
+  program
+    .command('units')
+    .description('List every unit of the account in one table: devices, sensors, tracked users and dispatchers, with last report and battery')
+    .addOption(new Option('--category <category>', 'only this category').choices(CATEGORIES))
+    .option('--stale <duration>', 'only units whose last report is older than this, e.g. 1d, 6h')
+    .option('--low-battery <pct>', 'only units whose battery is below this percentage, e.g. 20')
+    .addHelpText(
+      'after',
+      `${examples('trackctl units', 'trackctl units --stale 1d', 'trackctl units --category sensor --low-battery 25 -o json', 'trackctl units -o csv --fields category,id,name,lastBatteryLevel')}` +
+        '\nOn a terminal a summary line (counts, stale units, low batteries) follows on stderr; --quiet drops it.\n',
+    )
+    .action(lazyAction(ctx, () => import('./list.js')));
+}

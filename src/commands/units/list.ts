@@ -1,0 +1,89 @@
+import { UsageError } from '../../errors.js';
+import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
+import { parseDuration } from '../../io/format-time.js';
+import { renderList, renderRaw } from '../../io/output.js';
+import { allUnitColumns, isLowBattery, isStale, type CategorizedRecord } from './columns.js';
+import type { Context } from '../../context.js';
+import type { Run } from '../action.js';
+
+interface UnitsOptions {
+  category?: string;
+  stale?: string;
+  lowBattery?: string;
+}
+
+const DEFAULT_STALE_S = 24 * 3600;
+const DEFAULT_LOW_PCT = 20;
+const LABEL: Record<UnitCategory, [string, string]> = {
+  device: ['device', 'devices'],
+  sensor: ['sensor', 'sensors'],
+  trackedUser: ['tracked user', 'tracked users'],
+  dispatcher: ['dispatcher', 'dispatchers'],
+};
+
+function parseCategory(value: string): UnitCategory {
+  const wanted = value.trim().toLowerCase();
+  const category = UNIT_CATEGORIES.find((c) => c.toLowerCase() === wanted);
+  if (!category) throw new UsageError(`invalid --category "${value}": use one of ${UNIT_CATEGORIES.join(', ')}`);
+  return category;
+}
+
+function parseStale(value: string): number {
+  const seconds = parseDuration(value);
+  if (seconds <= 0) throw new UsageError(`invalid --stale "${value}": must be more than zero`);
+  return seconds;
+}
+
+function parsePercent(value: string): number {
+  const v = value.trim().replace(/%$/, '');
+  const pct = /^\d+(?:\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
+  if (!(pct > 0 && pct <= 100)) throw new UsageError(`invalid --low-battery "${value}": expected a percentage from 1 to 100`);
+  return pct;
+}
+
+function plural(n: number, [one, many]: [string, string]): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function hours(seconds: number): string {
+  return seconds % 86400 === 0 ? `${seconds / 86400}d` : seconds % 3600 === 0 ? `${seconds / 3600}h` : `${Math.round(seconds / 60)}m`;
+}
+
+/** One line for people: counts per category, how many units are stale and how many are low on battery. */
+function summarize(ctx: Context, shown: CategorizedRecord[], staleS: number, lowPct: number): void {
+  if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return;
+  const nowMs = ctx.clock.now();
+  const counts = UNIT_CATEGORIES.map((c) => plural(shown.filter((r) => r.category === c).length, LABEL[c]));
+  const stale = shown.filter((r) => isStale(r, nowMs, staleS)).length;
+  const low = shown.filter((r) => isLowBattery(r, lowPct)).length;
+  ctx.io.err(`${counts.join(', ')} · ${stale} stale (no report in ${hours(staleS)}) · ${low} low on battery (<${lowPct}%)`);
+}
+
+export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
+  const category = opts.category === undefined ? undefined : parseCategory(opts.category);
+  const staleS = opts.stale === undefined ? undefined : parseStale(opts.stale);
+  const lowPct = opts.lowBattery === undefined ? undefined : parsePercent(opts.lowBattery);
+  const out = await ctx.output();
+  const all = await getAllUnits(await ctx.api());
+  if (ctx.globals.raw) return renderRaw(all.raw, out);
+
+  // The category is the collection a record came from; the record itself is kept as sent.
+  const records: CategorizedRecord[] = [
+    ...all.devices.map((r) => ({ category: 'device' as const, ...r })),
+    ...all.sensors.map((r) => ({ category: 'sensor' as const, ...r })),
+    ...all.trackedUsers.map((r) => ({ category: 'trackedUser' as const, ...r })),
+    ...all.dispatchers.map((r) => ({ category: 'dispatcher' as const, ...r })),
+  ];
+  const nowMs = ctx.clock.now();
+  const shown = records.filter(
+    (r) =>
+      (category === undefined || r.category === category) &&
+      (staleS === undefined || isStale(r, nowMs, staleS)) &&
+      (lowPct === undefined || isLowBattery(r, lowPct)),
+  );
+  const staleThreshold = staleS ?? DEFAULT_STALE_S;
+  const lowThreshold = lowPct ?? DEFAULT_LOW_PCT;
+  await renderList(shown, allUnitColumns(nowMs, staleThreshold, lowThreshold), out);
+  if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No units match.');
+  summarize(ctx, shown, staleThreshold, lowThreshold);
+};

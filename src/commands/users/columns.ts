@@ -1,0 +1,30 @@
+/** How users look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
+import type { Column, Rec } from '../../io/output.js';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A tracked user's device: "<did> <name>" when the reply embeds it, else the bare did. */
+export function deviceCell(rec: Rec): string | undefined {
+  const device = rec.device;
+  if (isObject(device) && device.did !== undefined) {
+    return typeof device.name === 'string' && device.name !== '' ? `${String(device.did)} ${device.name}` : String(device.did);
+  }
+  return typeof rec.did === 'number' || typeof rec.did === 'string' ? String(rec.did) : undefined;
+}
+
+export function userColumns(): Column[] {
+  return [
+    { key: 'uid', header: 'UID', kind: 'number' },
+    { key: 'name', header: 'NAME', shrink: true },
+    { key: 'email', header: 'EMAIL', shrink: true },
+    { key: 'userType', header: 'TYPE' },
+    { key: 'loginLevel', header: 'LEVEL' },
+    { key: 'isActive', header: 'ACTIVE', kind: 'bool', tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
+    { key: 'device', header: 'DEVICE', value: deviceCell, shrink: true },
+    { key: 'groupMember', header: 'GROUPS', kind: 'list' },
+    { key: 'groupViewer', header: 'VIEWS', kind: 'list' },
+    { key: 'lastLoginTime', header: 'LAST LOGIN', kind: 'time' },
+  ];
+}

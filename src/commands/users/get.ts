@@ -1,0 +1,13 @@
+import { getUser } from '../../api/users.js';
+import { renderRaw, renderRecord } from '../../io/output.js';
+import { parseId } from '../validate.js';
+import { userColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+export const run: Run<Record<string, never>> = async (args, _opts, ctx) => {
+  const uid = parseId(args[0] ?? '', 'user id');
+  const out = await ctx.output();
+  const { record, raw } = await getUser(await ctx.api(), uid);
+  if (ctx.globals.raw) return renderRaw(raw, out);
+  await renderRecord(record, userColumns(), out);
+};

@@ -1,0 +1,20 @@
+import { listUsers } from '../../api/users.js';
+import { renderList, renderRaw } from '../../io/output.js';
+import { parseUserType } from './validate.js';
+import { userColumns } from './columns.js';
+import type { Run } from '../action.js';
+
+interface ListOptions {
+  type?: string;
+}
+
+export const run: Run<ListOptions> = async (_args, opts, ctx) => {
+  const type = opts.type === undefined ? undefined : parseUserType(opts.type);
+  const out = await ctx.output();
+  // GET /users/ has no filter: the type is applied here. --raw prints the whole reply.
+  const { records, raw } = await listUsers(await ctx.api());
+  if (ctx.globals.raw) return renderRaw(raw, out);
+  const shown = type === undefined ? records : records.filter((u) => u.userType === type);
+  await renderList(shown, userColumns(), out);
+  if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No users found.');
+};
