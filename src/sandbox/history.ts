@@ -180,22 +180,24 @@ export function kRange(seed: number, did: number, lo: number, hi: number): [numb
   return [Math.floor((lo - phase) / INTERVAL) - 1, Math.floor((hi - phase) / INTERVAL) + 1];
 }
 
-/** The newest report received by `now`, if any. */
-export function latestVisible(seed: number, u: HistoryUnit, now: number): Report | undefined {
+/** The index k of the newest report received by `now`, or undefined when none is. */
+export function latestVisibleK(seed: number, u: HistoryUnit, now: number): number | undefined {
   const top = u.histUntil === null ? now : Math.min(now, u.histUntil);
-  const [kLo, kHi] = kRange(seed, u.did, u.histFrom - INTERVAL, top);
-  const floor = Math.max(kLo, kHi - Math.ceil(MAX_DELAY / INTERVAL) - 4);
-  for (let k = kHi; k >= floor; k--) {
-    const [date, received] = timesOf(seed, u.did, k);
-    if (received <= now && exists(u, date)) return reportAt(seed, u, k);
-  }
-  // every report in the window is still in flight: look further back for a received one
-  for (let k = floor - 1; k >= kLo; k--) {
+  if (top < u.histFrom) return undefined;
+  const phase = phaseOf(seed, u.did);
+  const kLo = Math.floor((u.histFrom - phase) / INTERVAL) - 1;
+  for (let k = Math.floor((top - phase) / INTERVAL) + 1; k >= kLo; k--) {
     const [date, received] = timesOf(seed, u.did, k);
     if (date < u.histFrom) return undefined;
-    if (received <= now && exists(u, date)) return reportAt(seed, u, k);
+    if (received <= now && exists(u, date)) return k;
   }
   return undefined;
+}
+
+/** The newest report received by `now`, if any. */
+export function latestVisible(seed: number, u: HistoryUnit, now: number): Report | undefined {
+  const k = latestVisibleK(seed, u, now);
+  return k === undefined ? undefined : reportAt(seed, u, k);
 }
 
 /** One feature as JSON text; `nameJson` is the unit name already JSON-encoded. */

@@ -75,7 +75,8 @@ export function readBody(req: IncomingMessage): Promise<string> {
 /** JSON (or, for OAuth clients, form-encoded) body; undefined when empty. */
 export function parseBody(raw: string, contentType: string | undefined): unknown {
   if (raw.trim() === '') return undefined;
-  if (contentType?.startsWith('application/x-www-form-urlencoded')) {
+  // curl -d sends JSON labelled as a form; only a body that does not look like JSON is read as a form
+  if (contentType?.startsWith('application/x-www-form-urlencoded') && !/^\s*[{[]/.test(raw)) {
     return Object.fromEntries(new URLSearchParams(raw));
   }
   try {

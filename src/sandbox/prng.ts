@@ -1,24 +1,22 @@
 /** Small deterministic helpers: integer hashing and a seeded PRNG. No state outside the values passed in. */
 
-/** A 32-bit avalanche hash of a list of integers (murmur3 finaliser per step). */
-export function hash32(...parts: number[]): number {
-  let h = 0x9e3779b9;
-  for (const p of parts) {
-    h ^= p | 0;
-    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    h ^= h >>> 16;
-    // fold the high part of large numbers in too
-    h ^= Math.floor(p / 4294967296) | 0;
-    h = Math.imul(h, 0x27d4eb2f);
-  }
-  h ^= h >>> 15;
-  return h >>> 0;
+/** A 32-bit avalanche hash of up to four integers (murmur3 finaliser per step; hot path, so fixed arity). */
+export function hash32(a: number, b: number, c = 0, d = 0): number {
+  let h = 0x9e3779b9 ^ a;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ b;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ c;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ d;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** A uniform float in [0, 1) from a list of integers. */
-export function unit(...parts: number[]): number {
-  return hash32(...parts) / 4294967296;
+/** A uniform float in [0, 1) from up to four integers. */
+export function unit(a: number, b: number, c = 0, d = 0): number {
+  return hash32(a, b, c, d) / 4294967296;
 }
 
 /** mulberry32: a tiny seeded PRNG returning floats in [0, 1). */

@@ -12,6 +12,7 @@ import { errorReply, json, parseBody, readBody, type Reply, waitDrain } from './
 import { resolve, type Route } from './routes.js';
 import { SESSION_COOKIE, verifyAccessToken, verifySession } from './service/auth.js';
 import { Db } from './service/db.js';
+import { warmUnitCache } from './service/views.js';
 import { createInitialState } from './seed.js';
 import { FileStore, MemoryStore } from './store.js';
 import type { Principal } from './types.js';
@@ -115,6 +116,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     store.save(state);
   }
   const db = new Db(state, store, () => clock(), { access: opts.accessTtl, refresh: opts.refreshTtl, session: opts.sessionTtl }, opts.benchReports);
+  if (Object.keys(state.units).length > 1000) warmUnitCache(db);
   let faultText = opts.faults;
   const faults = new FaultInjector(parseFaults(opts.faults), state.seed);
   const requests: RequestLogEntry[] = [];

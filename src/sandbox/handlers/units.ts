@@ -5,7 +5,7 @@ import type { UnitEntry } from '../types.js';
 import { pathId, pathIdList } from '../validate.js';
 import type { Db } from '../service/db.js';
 import { type Category, createUnit, deleteUnit, findUnit, type LookupKey, listUnits, patchUnit, setUnitGroups } from '../service/units.js';
-import { allUnitsUserView, keyed, unitView } from '../service/views.js';
+import { allUnitsUserView, keyed, unitJson, unitView } from '../service/views.js';
 
 const TITLE: Record<Category, [string, string]> = { device: ['Device', 'Devices'], sensor: ['Sensor', 'Sensors'] };
 
@@ -15,7 +15,7 @@ function renderUnits(db: Db, units: UnitEntry[]): string {
   const parts = new Array<string>(units.length);
   for (let i = 0; i < units.length; i++) {
     const u = units[i] as UnitEntry;
-    parts[i] = `"${u.did}":${JSON.stringify(unitView(db, u, now))}`;
+    parts[i] = `"${u.did}":${unitJson(db, u, now)}`;
   }
   return parts.join(',');
 }

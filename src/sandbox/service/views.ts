@@ -1,12 +1,12 @@
 /** Records as the interface renders them, derived from the stored entries. */
-import { latestVisible } from '../history.js';
+import { latestVisibleK, reportAt } from '../history.js';
 import { unit as rnd } from '../prng.js';
 import type { Db } from './db.js';
 import type { GroupEntry, ShareEntry, UnitEntry, UnitRecord, UserEntry } from '../types.js';
 
-export function unitView(db: Db, u: UnitEntry, now = db.now()): UnitRecord {
+export function unitView(db: Db, u: UnitEntry, now = db.now(), k = latestVisibleK(db.state.seed, u, now)): UnitRecord {
   const seed = db.state.seed;
-  const r = latestVisible(seed, u, now);
+  const r = k === undefined ? undefined : reportAt(seed, u, k);
   const sensor = u.deviceCategory === 'sensor';
   return {
     did: u.did,
@@ -28,6 +28,40 @@ export function unitView(db: Db, u: UnitEntry, now = db.now()): UnitRecord {
     odometerKM: r ? (r.odometer ?? 0) : 0,
     groupMember: [...u.groupMember],
   };
+}
+
+interface RenderedUnit {
+  k: number | undefined;
+  name: string;
+  isActive: number;
+  guard: string | null;
+  groupMember: number[];
+  json: string;
+}
+const rendered = new WeakMap<UnitEntry, RenderedUnit>();
+
+/**
+ * A unit record as JSON, reused while the unit's own fields and its newest visible report
+ * are unchanged: lists of 100,000 devices then cost one cheap check per unit.
+ */
+export function unitJson(db: Db, u: UnitEntry, now: number): string {
+  const k = latestVisibleK(db.state.seed, u, now);
+  const c = rendered.get(u);
+  if (
+    c && c.k === k && c.name === u.name && c.isActive === u.isActive && c.guard === u.guard &&
+    c.groupMember.length === u.groupMember.length && c.groupMember.every((g, i) => g === u.groupMember[i])
+  ) {
+    return c.json;
+  }
+  const json = JSON.stringify(unitView(db, u, now, k));
+  rendered.set(u, { k, name: u.name, isActive: u.isActive, guard: u.guard, groupMember: [...u.groupMember], json });
+  return json;
+}
+
+/** Render every unit once (start-up of a large sandbox), so the first list is as fast as the next. */
+export function warmUnitCache(db: Db): void {
+  const now = db.now();
+  for (const u of Object.values(db.state.units)) unitJson(db, u, now);
 }
 
 /** A user record; `withDevice` adds the tracked user's unit record (list and get replies). */
