@@ -25,12 +25,14 @@ async function reportLocked(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'trackctl-kc-locked-'));
   const warnings: string[] = [];
   const auto = await openSecretStore({ mode: 'auto', dataDir, warn: (m) => warnings.push(m) });
+  const loaded = await auto.load('default');
+  const strict = await openSecretStore({ mode: 'keychain', dataDir, warn: () => undefined });
   let keychainError = '';
-  await openSecretStore({ mode: 'keychain', dataDir, warn: () => undefined }).catch((err: unknown) => {
+  await strict.load('default').catch((err: unknown) => {
     keychainError = err instanceof TrackctlError ? err.message : `not a TrackctlError: ${String(err)}`;
   });
   rmSync(dataDir, { recursive: true, force: true });
-  process.stdout.write(`${JSON.stringify({ kind: auto.kind, warnings, keychainError })}\n`);
+  process.stdout.write(`${JSON.stringify({ kind: auto.kind, loaded: loaded ?? null, warnings, keychainError })}\n`);
 }
 
 function secretTool(...args: string[]): { status: number | null; stdout: string } {
@@ -118,7 +120,11 @@ if (lockedWorker) {
       writeFileSync(marker, 'old');
       const warnings: string[] = [];
       const auto = await openSecretStore({ mode: 'auto', dataDir, warn: (m) => warnings.push(m) });
+      assert.equal(await auto.load(`${profile}-absent`), undefined, 'a null read triggers the write probe');
       assert.equal(auto.kind, 'keychain');
+      await auto.save(profile, creds);
+      assert.equal(secretTool('lookup', 'service', 'trackctl', 'username', profile).status, 0);
+      await auto.remove(profile);
       assert.deepEqual(warnings, []);
       assert.equal(existsSync(marker), false);
     });
@@ -134,8 +140,9 @@ if (lockedWorker) {
       rmSync(home, { recursive: true, force: true });
       const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
       assert.ok(line, `worker printed a result; stderr: ${r.stderr}`);
-      const result = JSON.parse(line) as { kind: string; warnings: string[]; keychainError: string };
+      const result = JSON.parse(line) as { kind: string; loaded: unknown; warnings: string[]; keychainError: string };
       assert.equal(result.kind, 'file');
+      assert.equal(result.loaded, null);
       assert.equal(result.warnings.length, 1);
       assert.match(result.warnings[0] ?? '', /no usable OS keychain/);
       assert.match(result.keychainError, /the OS keychain is not usable/);

@@ -46,20 +46,37 @@ export async function withDeadline<T>(what: string, ms: number, work: (signal: A
   }
 }
 
+/** The keychain cannot be used (no bus, locked, timed out): auto mode falls back on this. */
+export class KeychainUnavailableError extends TrackctlError {}
+
+/**
+ * Verification is read-first, because each entry costs a Secret Service
+ * session (~15-35 ms) and a write more: a read that returns a secret proves
+ * the store works; only a null read (logged out, or a locked collection that
+ * answers null) triggers the write probe. A save is verified by reading back.
+ */
 export class KeychainStore implements SecretStore {
   readonly kind = 'keychain' as const;
   readonly location = keychainLocation();
   readonly #keyring: KeyringModule;
   readonly #timeoutMs: number;
+  readonly #entries = new Map<string, AsyncEntry>();
+  readonly #onVerified: () => void;
+  #verified = false;
 
-  constructor(keyring: KeyringModule, timeoutMs: number) {
+  constructor(keyring: KeyringModule, timeoutMs: number, onVerified: () => void = () => undefined) {
     this.#keyring = keyring;
     this.#timeoutMs = timeoutMs;
+    this.#onVerified = onVerified;
   }
 
   async load(profile: string): Promise<StoredCredentials | undefined> {
     const secret = await this.#call('read', profile, (entry, signal) => entry.getPassword(signal));
-    if (secret === null || secret === undefined) return undefined;
+    if (secret === null || secret === undefined) {
+      await this.verify();
+      return undefined;
+    }
+    this.#markVerified();
     let parsed: unknown;
     try {
       parsed = JSON.parse(secret);
@@ -73,18 +90,27 @@ export class KeychainStore implements SecretStore {
   }
 
   async save(profile: string, creds: StoredCredentials): Promise<void> {
-    await this.#call('write', profile, (entry, signal) => entry.setPassword(JSON.stringify(creds), signal));
+    const secret = JSON.stringify(creds);
+    const readBack = await this.#call('write', profile, async (entry, signal) => {
+      await entry.setPassword(secret, signal);
+      return entry.getPassword(signal);
+    });
+    if (readBack !== secret) {
+      throw new KeychainUnavailableError('the keychain accepted a secret but does not return it (locked or missing collection?)', {
+        hint: HINT,
+      });
+    }
+    this.#markVerified();
   }
 
   async remove(profile: string): Promise<void> {
+    // A failed deletion rejects (never resolves false), so no probe is needed.
     await this.#call('delete', profile, (entry, signal) => entry.deletePassword(signal));
   }
 
   async profiles(): Promise<string[]> {
-    const found = await this.#guard('list', () =>
-      withDeadline('keychain list', this.#timeoutMs, (signal) =>
-        this.#keyring.findCredentialsAsync(KEYCHAIN_SERVICE, undefined, signal),
-      ),
+    const found = await this.#guard('list', (signal) =>
+      this.#keyring.findCredentialsAsync(KEYCHAIN_SERVICE, undefined, signal),
     );
     return found
       .map((c) => c.account)
@@ -92,23 +118,61 @@ export class KeychainStore implements SecretStore {
       .sort();
   }
 
-  #call<T>(op: string, profile: string, work: (entry: AsyncEntry, signal: AbortSignal) => Promise<T>): Promise<T> {
-    return this.#guard(`${op} for profile "${profile}"`, () =>
-      withDeadline(`keychain ${op}`, this.#timeoutMs, (signal) => work(newEntry(this.#keyring, profile), signal)),
-    );
+  /**
+   * The write probe: write a throw-away entry, read it back, delete it.
+   * Probe accounts are unique per call so parallel processes never read each
+   * other's probe. Throws KeychainUnavailableError.
+   */
+  async verify(): Promise<void> {
+    if (this.#verified) return;
+    const account = `${PROBE_ACCOUNT_PREFIX}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const nonce = randomBytes(12).toString('hex');
+    const readBack = await this.#guard('probe', async (signal) => {
+      const entry = newEntry(this.#keyring, account);
+      try {
+        await entry.setPassword(nonce, signal);
+        return await entry.getPassword(signal);
+      } finally {
+        await entry.deletePassword(signal).catch(() => false);
+      }
+    });
+    if (readBack !== nonce) {
+      throw new KeychainUnavailableError(
+        'a test entry written to the keychain could not be read back (locked or missing collection?)',
+        { hint: HINT },
+      );
+    }
+    this.#markVerified();
   }
 
-  async #guard<T>(what: string, work: () => Promise<T>): Promise<T> {
+  #markVerified(): void {
+    if (this.#verified) return;
+    this.#verified = true;
+    this.#onVerified();
+  }
+
+  #call<T>(op: string, profile: string, work: (entry: AsyncEntry, signal: AbortSignal) => Promise<T>): Promise<T> {
+    return this.#guard(`${op} for profile "${profile}"`, (signal) => {
+      let entry = this.#entries.get(profile);
+      if (entry === undefined) {
+        entry = newEntry(this.#keyring, profile);
+        this.#entries.set(profile, entry);
+      }
+      return work(entry, signal);
+    });
+  }
+
+  async #guard<T>(what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await withDeadline(`keychain ${what}`, this.#timeoutMs, work);
     } catch (err) {
-      throw new TrackctlError(`keychain ${what} failed: ${describeError(err)}`, {
-        cause: err,
-        hint: 'unlock the keychain (Secret Service) and retry, or run: trackctl config set credential-store file',
-      });
+      if (err instanceof TrackctlError) throw err;
+      throw new KeychainUnavailableError(`keychain ${what} failed: ${describeError(err)}`, { cause: err, hint: HINT });
     }
   }
 }
+
+const HINT = 'unlock the keychain (Secret Service) and retry, or run: trackctl config set credential-store file';
 
 function newEntry(keyring: KeyringModule, account: string): AsyncEntry {
   return new keyring.AsyncEntry(KEYCHAIN_SERVICE, account, ENTRY_OPTIONS);
@@ -120,34 +184,19 @@ export function describeError(err: unknown): string {
 }
 
 /**
- * Loads the binding and proves the keychain works: write a probe entry, read
- * it back, delete it. A locked or missing collection can answer null instead
- * of failing, so only a round trip counts. Throws (with the reason) otherwise.
+ * Checks the bus answers (Linux) and loads the native binding, within
+ * `timeoutMs`. Throws with the reason when either fails. Nothing is trusted
+ * yet: KeychainStore verifies on first use.
  */
-export async function openKeychain(timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<KeychainStore> {
-  const started = Date.now();
+export async function loadKeyring(timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<KeyringModule> {
   if (process.platform === 'linux') {
     const busProblem = await checkSessionBus(env, timeoutMs);
-    if (busProblem !== undefined) throw new Error(busProblem);
+    if (busProblem !== undefined) throw new KeychainUnavailableError(busProblem, { hint: HINT });
   }
-  const left = Math.max(1, timeoutMs - (Date.now() - started));
-  const keyring = await withDeadline('keychain probe', left, async (signal) => {
+  try {
     const mod = (await import('@napi-rs/keyring')) as KeyringModule & { default?: KeyringModule };
-    const binding: KeyringModule = typeof mod.AsyncEntry === 'function' ? mod : (mod.default ?? mod);
-    const account = `${PROBE_ACCOUNT_PREFIX}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const nonce = randomBytes(12).toString('hex');
-    const entry = newEntry(binding, account);
-    let readBack: string | null;
-    try {
-      await entry.setPassword(nonce, signal);
-      readBack = await entry.getPassword(signal);
-    } finally {
-      await entry.deletePassword(signal).catch(() => false);
-    }
-    if (readBack !== nonce) {
-      throw new Error('a test entry written to the keychain could not be read back (locked or missing collection?)');
-    }
-    return binding;
-  });
-  return new KeychainStore(keyring, timeoutMs);
+    return typeof mod.AsyncEntry === 'function' ? mod : (mod.default ?? mod);
+  } catch (err) {
+    throw new KeychainUnavailableError(`cannot load the keychain library: ${describeError(err)}`, { cause: err, hint: HINT });
+  }
 }
