@@ -53,7 +53,10 @@ function hours(seconds: number): string {
 function summarize(ctx: Context, shown: CategorizedRecord[], staleS: number, lowPct: number): void {
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return;
   const nowMs = ctx.clock.now();
-  const counts = UNIT_CATEGORIES.map((c) => plural(shown.filter((r) => r.category === c).length, LABEL[c]));
+  const counts = UNIT_CATEGORIES.map((c) => [c, shown.filter((r) => r.category === c).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([c, n]) => plural(n, LABEL[c]));
+  if (counts.length === 0) counts.push('0 units');
   const stale = shown.filter((r) => isStale(r, nowMs, staleS)).length;
   const low = shown.filter((r) => isLowBattery(r, lowPct)).length;
   ctx.io.err(`${counts.join(', ')} · ${stale} stale (no report in ${hours(staleS)}) · ${low} low on battery (<${lowPct}%)`);
