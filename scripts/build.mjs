@@ -2,7 +2,7 @@
 // and the tests into dist-test/. `--no-check` skips the type-check (used by the benches).
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -29,11 +29,18 @@ const common = {
   define: { __TRACKCTL_VERSION__: JSON.stringify(pkg.version) },
 };
 
-rmSync(join(root, 'dist'), { recursive: true, force: true });
-await build({
+// Build beside the output and swap it in, so a process running the old build never sees a half-written one.
+async function buildInto(dir, options) {
+  const staging = `${dir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  await build({ ...options, outdir: staging });
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(staging, dir);
+}
+
+await buildInto(join(root, 'dist'), {
   ...common,
   entryPoints: { main: join(root, 'src/main.ts'), sandbox: join(root, 'src/sandbox/index.ts') },
-  outdir: join(root, 'dist'),
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,
@@ -49,14 +56,12 @@ function listTests(dir) {
   }
   return out;
 }
-rmSync(join(root, 'dist-test'), { recursive: true, force: true });
 const tests = listTests(join(root, 'test'));
 if (tests.length > 0) {
-  await build({
+  await buildInto(join(root, 'dist-test'), {
     ...common,
     entryPoints: tests,
     outbase: join(root, 'test'),
-    outdir: join(root, 'dist-test'),
     packages: 'external',
     external: [],
   });

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from './errors.js';
 import { colorWanted, type IO } from './io/streams.js';
 import { resolvePaths, type Paths } from './paths.js';
 import type { OutputFormat, OutputOptions } from './io/output.js';
@@ -68,7 +69,8 @@ export interface Context {
   http(): Promise<HttpClient>;
   session(): Promise<Session>;
   api(): Promise<Api>;
-  output(opts?: { allowed?: readonly string[]; fallback?: OutputFormat }): Promise<OutputOptions>;
+  /** Output options from -o/--fields/--no-header; `fields` lists what --fields may name, checked before any request. */
+  output(opts?: { allowed?: readonly string[]; fallback?: OutputFormat; fields?: readonly string[] }): Promise<OutputOptions>;
   /** Prompts are allowed: stdin and stderr are terminals, not --no-input, not CI. */
   interactive(): boolean;
   /** Register cleanup (closing the dispatcher, the in-process sandbox). */
@@ -179,10 +181,15 @@ export function createContext(
         : io.stdoutIsTTY
           ? 'table'
           : (opts?.fallback ?? 'table');
+      const fields = parseFields(ctx.globals.fields);
+      const unknown = opts?.fields && fields?.filter((f) => !opts.fields?.includes(f));
+      if (unknown && unknown.length > 0) {
+        throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${opts?.fields?.join(', ')}`);
+      }
       return {
         io,
         format,
-        fields: parseFields(ctx.globals.fields),
+        fields,
         header: ctx.globals.header,
         color: colorWanted(io.stdoutIsTTY, env, !ctx.globals.color),
         tty: io.stdoutIsTTY,

@@ -22,6 +22,13 @@ export interface Unit {
   [key: string]: unknown;
 }
 
+/** Every field of a unit record, for --fields validation before any request. */
+export const UNIT_FIELDS = [
+  'did', 'name', 'uniqueID', 'trackerID', 'deviceType', 'deviceCategory', 'isActive', 'guard', 'humidity', 'airPressure',
+  'temperature', 'lastBatteryLevel', 'lastGPSTimestamp', 'lastKnownAddress', 'lastValidLatitude', 'lastValidLongitude',
+  'odometerKM', 'groupMember',
+] as const;
+
 export interface User {
   uid: number;
   did?: number;

@@ -4,6 +4,7 @@ import { valueOrAsk } from '../../io/prompt.js';
 import { parseKey, parsePhone, requireText } from '../validate.js';
 import { unitColumns } from './columns.js';
 import type { Run } from '../action.js';
+import { UNIT_FIELDS } from '../../api/types.js';
 
 interface CreateOptions {
   name?: string;
@@ -17,6 +18,7 @@ export function runFor(kind: UnitKind): { run: Run<CreateOptions> } {
   return {
     run: async (_args, opts, ctx) => {
       const one = kind === 'devices' ? 'Device' : 'Sensor';
+      const out = await ctx.output({ fields: UNIT_FIELDS });
       const name = requireText(await valueOrAsk(ctx, opts.name, '--name', `${one} name:`), '--name', 'name');
       const unit: NewUnit = { name, deviceType: '' };
       if (kind === 'devices') {
@@ -28,7 +30,6 @@ export function runFor(kind: UnitKind): { run: Run<CreateOptions> } {
       const phone = parsePhone(opts.simPhone);
       if (phone !== undefined) unit.simPhoneNumber = phone;
 
-      const out = await ctx.output();
       const { record, raw } = await createUnit(await ctx.api(), kind, unit);
       if (ctx.globals.raw) return renderRaw(raw, out);
       await renderRecord(record, unitColumns(kind, ctx.clock.now()), out);

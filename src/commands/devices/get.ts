@@ -4,6 +4,7 @@ import { renderRaw, renderRecord } from '../../io/output.js';
 import { parseId, parseKey } from '../validate.js';
 import { unitColumns } from './columns.js';
 import type { Run } from '../action.js';
+import { UNIT_FIELDS } from '../../api/types.js';
 
 interface GetOptions {
   uniqueId?: string;
@@ -22,7 +23,7 @@ export function runFor(kind: UnitKind): { run: Run<GetOptions> } {
   return {
     run: async (args, opts, ctx) => {
       const { by, value } = lookupOf(args[0], opts);
-      const out = await ctx.output();
+      const out = await ctx.output({ fields: UNIT_FIELDS });
       const { record, raw } = await getUnit(await ctx.api(), kind, by, value);
       if (ctx.globals.raw) return renderRaw(raw, out);
       await renderRecord(record, unitColumns(kind, ctx.clock.now()), out);

@@ -4,6 +4,7 @@ import { renderList, renderRaw } from '../../io/output.js';
 import { parseId } from '../validate.js';
 import { unitColumns } from './columns.js';
 import type { Run } from '../action.js';
+import { UNIT_FIELDS } from '../../api/types.js';
 
 interface ListOptions {
   group?: string;
@@ -15,7 +16,7 @@ export function runFor(kind: UnitKind): { run: Run<ListOptions> } {
   return {
     run: async (_args, opts, ctx: Context) => {
       const group = opts.group === undefined ? undefined : parseId(opts.group, 'group id');
-      const out = await ctx.output();
+      const out = await ctx.output({ fields: UNIT_FIELDS });
       const api = await ctx.api();
       const { records, raw } = await listUnits(api, kind);
       if (ctx.globals.raw) return renderRaw(raw, out);

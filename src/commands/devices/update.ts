@@ -6,6 +6,7 @@ import { renderRaw, renderRecord } from '../../io/output.js';
 import { parseId, parseIdList, requireText } from '../validate.js';
 import { unitColumns } from './columns.js';
 import type { Run } from '../action.js';
+import { UNIT_FIELDS } from '../../api/types.js';
 
 interface UpdateOptions {
   name?: string;
@@ -31,7 +32,7 @@ export function runFor(kind: UnitKind): { run: Run<UpdateOptions> } {
         throw new UsageError('nothing to change: give --name, --active/--inactive, --add-group or --remove-group');
       }
 
-      const out = await ctx.output();
+      const out = await ctx.output({ fields: UNIT_FIELDS });
       const api = await ctx.api();
       let last: One<Unit> | undefined;
       if (Object.keys(changes).length > 0) last = await updateUnit(api, kind, did, changes);

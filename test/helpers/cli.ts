@@ -1,0 +1,93 @@
+/**
+ * End-to-end harness: the real binary (bin/trackctl.js → dist/) spawned against
+ * a real sandbox on a loopback port, with its own config and data directories.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
+export const BIN = join(ROOT, 'bin', 'trackctl.js');
+export const DEMO = { email: 'demo@example.com', password: 'demo' };
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** Runs the binary with a clean environment: no user config, no colour, no CI unless asked. */
+export function runCli(args: string[], env: Record<string, string | undefined>, opts: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const merged: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...env, ...opts.env })) {
+      if (v !== undefined) merged[k] = v;
+    }
+    const child = spawn(process.execPath, [BIN, ...args], { env: merged, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export interface Harness {
+  sandbox: Sandbox;
+  dir: string;
+  env: Record<string, string>;
+  run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  /** Runs and asserts exit 0, returning stdout parsed as JSON. */
+  json<T = unknown>(args: string[], opts?: RunOptions): Promise<T>;
+  login(method?: 'token' | 'session' | 'both'): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHarness(options: SandboxOptions & { login?: boolean } = {}): Promise<Harness> {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  const dir = mkdtempSync(join(tmpdir(), 'trackctl-test-'));
+  const env: Record<string, string> = {
+    TRACKCTL_CONFIG_DIR: join(dir, 'config'),
+    TRACKCTL_DATA_DIR: join(dir, 'data'),
+    TRACKCTL_BASE_URL: sandbox.url,
+    TRACKCTL_CREDENTIAL_STORE: 'file',
+    TRACKCTL_RETRIES: '0',
+    NO_COLOR: '1',
+  };
+  const h: Harness = {
+    sandbox,
+    dir,
+    env,
+    run: (args, opts) => runCli(args, env, opts),
+    async json<T>(args: string[], opts?: RunOptions): Promise<T> {
+      const r = await runCli([...args, '-o', 'json'], env, opts);
+      if (r.code !== 0) throw new Error(`trackctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+      return JSON.parse(r.stdout) as T;
+    },
+    async login(method = 'both') {
+      const r = await runCli(['login', '--email', DEMO.email, '--password-stdin', '--method', method], env, { input: `${DEMO.password}\n` });
+      if (r.code !== 0) throw new Error(`login failed (${r.code}): ${r.stderr}`);
+    },
+    async close() {
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  if (options.login !== false) await h.login();
+  return h;
+}
