@@ -1,0 +1,137 @@
+/** units: GET /all-units/ (session cookie) as one list of every unit and user, with a category per collection. */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { startHarness, type Harness } from '../helpers/cli.js';
+
+type Category = 'device' | 'sensor' | 'trackedUser' | 'dispatcher';
+interface UnitRec {
+  category: Category;
+  did?: number;
+  uid?: number;
+  name: string;
+  lastBatteryLevel?: number;
+  lastGPSTimestamp?: number;
+}
+interface AllUnitsBody {
+  success: string;
+  devices: Record<string, { did: number }>;
+  sensors: Record<string, { did: number }>;
+  trackedUsers: Record<string, { uid: number }>;
+  dispatchers: Record<string, { uid: number }>;
+}
+
+describe('units', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => {
+    await h.close();
+  });
+
+  const sent = () => h.sandbox.requests.map((r) => `${r.method} ${r.path}`);
+  async function expectUsage(args: string[], mention: string): Promise<void> {
+    h.sandbox.clearRequests();
+    const r = await h.run(args);
+    assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
+    assert.ok(r.stderr.includes(mention), `stderr names ${mention}: ${r.stderr}`);
+    assert.deepEqual(sent(), [], 'nothing is sent');
+  }
+
+  test('one GET /all-units/ with the cookie; every record of the four collections with its category', async () => {
+    h.sandbox.clearRequests();
+    const units = await h.json<UnitRec[]>(['units']);
+    assert.deepEqual(sent(), ['GET /all-units/']);
+    assert.equal(h.sandbox.requests[0]?.auth.cookie, true);
+    const raw = await h.run(['units', '--raw']);
+    assert.equal(raw.code, 0, raw.stderr);
+    const body = JSON.parse(raw.stdout) as AllUnitsBody;
+    const expected: Record<Category, number> = {
+      device: Object.keys(body.devices).length,
+      sensor: Object.keys(body.sensors).length,
+      trackedUser: Object.keys(body.trackedUsers).length,
+      dispatcher: Object.keys(body.dispatchers).length,
+    };
+    for (const c of Object.keys(expected) as Category[]) {
+      assert.ok(expected[c] > 0, `the demo fleet has ${c} records`);
+      assert.equal(units.filter((u) => u.category === c).length, expected[c], c);
+    }
+    assert.equal(units.length, Object.values(expected).reduce((a, b) => a + b, 0));
+    for (const u of units) {
+      if (u.category === 'device' || u.category === 'sensor') assert.equal(typeof u.did, 'number');
+      else assert.equal(typeof u.uid, 'number');
+    }
+    const first = units.find((u) => u.category === 'device');
+    const sentRecord = first && body.devices[String(first.did)];
+    assert.deepEqual(first, { category: 'device', ...sentRecord }, 'the record as sent, plus category');
+  });
+
+  test('--category keeps one collection', async () => {
+    for (const c of ['sensor', 'dispatcher'] as const) {
+      const units = await h.json<UnitRec[]>(['units', '--category', c]);
+      assert.ok(units.length > 0 && units.every((u) => u.category === c), c);
+    }
+  });
+
+  test('--stale keeps only units whose last report is older than the threshold', async () => {
+    const all = await h.json<UnitRec[]>(['units']);
+    const cutoff = Date.now() / 1000 - 86400;
+    const stale = await h.json<UnitRec[]>(['units', '--stale', '1d']);
+    assert.ok(stale.length > 0, 'the demo fleet has stale units');
+    for (const u of stale) {
+      assert.equal(typeof u.did, 'number', 'users do not report, so they are never stale');
+      assert.ok((u.lastGPSTimestamp ?? 0) < cutoff + 5, `${u.name} is stale`);
+    }
+    const expected = all.filter((u) => u.did !== undefined && (u.lastGPSTimestamp ?? 0) < cutoff - 60).map((u) => u.did);
+    for (const did of expected) assert.ok(stale.some((u) => u.did === did), `unit ${did} is listed`);
+    const staleSensors = await h.json<UnitRec[]>(['units', '--stale', '24h', '--category', 'sensor']);
+    assert.ok(staleSensors.every((u) => u.category === 'sensor'));
+  });
+
+  test('--low-battery keeps units below the percentage', async () => {
+    const low = await h.json<UnitRec[]>(['units', '--low-battery', '20']);
+    assert.ok(low.length > 0, 'the demo fleet has low batteries');
+    for (const u of low) assert.ok(typeof u.lastBatteryLevel === 'number' && u.lastBatteryLevel < 20, u.name);
+    const all = await h.json<UnitRec[]>(['units', '--low-battery', '100']);
+    assert.ok(all.length > low.length);
+  });
+
+  test('NDJSON, CSV and the piped table', async () => {
+    const nd = await h.run(['units', '--category', 'device', '-o', 'ndjson']);
+    assert.equal(nd.code, 0, nd.stderr);
+    const lines = nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as UnitRec);
+    assert.ok(lines.length > 0 && lines.every((u) => u.category === 'device'));
+    const csv = await h.run(['units', '-o', 'csv']);
+    assert.equal(csv.code, 0, csv.stderr);
+    const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+    assert.deepEqual(Object.keys(rows[0] ?? {}).slice(0, 3), ['category', 'id', 'name']);
+    assert.ok(rows.some((r) => r.category === 'dispatcher' && /^\d+$/.test(r.id ?? '')), 'users show their uid as id');
+    const t = await h.run(['units', '--category', 'sensor']);
+    assert.equal(t.code, 0, t.stderr);
+    const [header, ...tableRows] = t.stdout.trim().split('\n');
+    assert.deepEqual(header?.split('\t'), ['CATEGORY', 'ID', 'NAME', 'TYPE', 'ACTIVE', 'BATTERY', 'LAST REPORT', 'GROUPS']);
+    assert.ok(tableRows.length > 0 && tableRows.every((l) => l.startsWith('sensor\t')));
+  });
+
+  test('the summary line is for terminals only: none on piped stderr', async () => {
+    const r = await h.run(['units']);
+    assert.equal(r.code, 0);
+    assert.equal(r.stderr, '');
+  });
+
+  test('bad filters → 2 and nothing sent', async () => {
+    await expectUsage(['units', '--category', 'vehicle'], 'vehicle');
+    await expectUsage(['units', '--stale', 'soon'], '"soon"');
+    await expectUsage(['units', '--stale', '0'], '"0"');
+    await expectUsage(['units', '--low-battery', 'low'], '"low"');
+    await expectUsage(['units', '--low-battery', '150'], '"150"');
+  });
+
+  test('--help describes the options with examples', async () => {
+    const r = await h.run(['units', '--help']);
+    assert.equal(r.code, 0);
+    for (const flag of ['--category', '--stale', '--low-battery']) assert.ok(r.stdout.includes(flag), flag);
+    assert.match(r.stdout, /Examples:\n {2}\$ trackctl units/);
+  });
+});
