@@ -45,7 +45,7 @@ function plural(n: number, [one, many]: [string, string]): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-function hours(seconds: number): string {
+function durationLabel(seconds: number): string {
   return seconds % 86400 === 0 ? `${seconds / 86400}d` : seconds % 3600 === 0 ? `${seconds / 3600}h` : `${Math.round(seconds / 60)}m`;
 }
 
@@ -59,7 +59,7 @@ function summarize(ctx: Context, shown: CategorizedRecord[], staleS: number, low
   if (counts.length === 0) counts.push('0 units');
   const stale = shown.filter((r) => isStale(r, nowMs, staleS)).length;
   const low = shown.filter((r) => isLowBattery(r, lowPct)).length;
-  ctx.io.err(`${counts.join(', ')} · ${stale} stale (no report in ${hours(staleS)}) · ${low} low on battery (<${lowPct}%)`);
+  ctx.io.err(`${counts.join(', ')} · ${stale} stale (no report in ${durationLabel(staleS)}) · ${low} low on battery (<${lowPct}%)`);
 }
 
 export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
