@@ -194,6 +194,21 @@ export function latestVisibleK(seed: number, u: HistoryUnit, now: number): numbe
   return undefined;
 }
 
+/**
+ * Until when report k stays the newest visible one: the earliest reception among later
+ * reports. A report received on time bounds the search: nothing after it arrives sooner.
+ */
+export function latestValidUntil(seed: number, u: HistoryUnit, k: number): number {
+  let until = Infinity;
+  for (let kk = k + 1; kk <= k + Math.ceil(MAX_DELAY / INTERVAL) + 2; kk++) {
+    const [date, received] = timesOf(seed, u.did, kk);
+    if (!exists(u, date)) break;
+    if (received < until) until = received;
+    if (received - date < 60) break;
+  }
+  return until;
+}
+
 /** The newest report received by `now`, if any. */
 export function latestVisible(seed: number, u: HistoryUnit, now: number): Report | undefined {
   const k = latestVisibleK(seed, u, now);

@@ -7,7 +7,7 @@ import type { Principal } from './types.js';
 export interface TextReply {
   kind: 'text';
   status: number;
-  text: string;
+  text: string | Buffer;
   contentType: string;
   headers: Record<string, string | string[]>;
 }
@@ -40,7 +40,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** A JSON body rendered elsewhere (e.g. a cached list). */
-export function rawJson(status: number, text: string): TextReply {
+export function rawJson(status: number, text: string | Buffer): TextReply {
   return { kind: 'text', status, text, contentType: 'application/json; charset=utf-8', headers: {} };
 }
 

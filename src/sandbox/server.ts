@@ -82,7 +82,7 @@ function subOf(db: Db, bearer: string | undefined, session: string | undefined):
 
 async function send(res: ServerResponse, reply: Reply, truncate: boolean): Promise<void> {
   if (reply.kind === 'text') {
-    const buf = Buffer.from(reply.text, 'utf8');
+    const buf = typeof reply.text === 'string' ? Buffer.from(reply.text, 'utf8') : reply.text;
     res.writeHead(reply.status, { ...reply.headers, 'Content-Type': reply.contentType, 'Content-Length': String(buf.length) });
     if (truncate) res.write(buf.subarray(0, Math.floor(buf.length / 2)), () => res.destroy());
     else res.end(buf);

@@ -5,19 +5,21 @@ import type { UnitEntry } from '../types.js';
 import { pathId, pathIdList } from '../validate.js';
 import type { Db } from '../service/db.js';
 import { type Category, createUnit, deleteUnit, findUnit, type LookupKey, listUnits, patchUnit, setUnitGroups } from '../service/units.js';
-import { allUnitsUserView, keyed, unitJson, unitView } from '../service/views.js';
+import { allUnitsUserView, keyed, unitPiece, unitView } from '../service/views.js';
 
 const TITLE: Record<Category, [string, string]> = { device: ['Device', 'Devices'], sensor: ['Sensor', 'Sensors'] };
 
-/** `"<did>":{...},...` for many units, rendered once per state version and clock second. */
-function renderUnits(db: Db, units: UnitEntry[]): string {
+/** `{<head>"<did>":{...},...<tail>}` for many units, from per-unit pieces (see unitPiece). */
+function renderUnits(db: Db, units: UnitEntry[], head: string, tail: string): Buffer {
   const now = db.now();
-  const parts = new Array<string>(units.length);
+  const parts = new Array<Buffer>(units.length + 2);
   for (let i = 0; i < units.length; i++) {
-    const u = units[i] as UnitEntry;
-    parts[i] = `"${u.did}":${unitJson(db, u, now)}`;
+    const piece = unitPiece(db, units[i] as UnitEntry, now);
+    parts[i + 1] = i === 0 ? piece.subarray(1) : piece; // the first piece loses its leading comma
   }
-  return parts.join(',');
+  parts[0] = Buffer.from(head);
+  parts[units.length + 1] = Buffer.from(tail);
+  return Buffer.concat(parts);
 }
 
 function one(c: RequestCtx, u: UnitEntry, success: string): TextReply {
@@ -49,8 +51,8 @@ function routesFor(category: Category): Route[] {
       handler: (c) => {
         const text = c.db.cached(`list:${category}`, () => {
           const units = listUnits(c.db, category);
-          return `{"success":"${many} have been successfully retrieved.","result":{${renderUnits(c.db, units)}},"resultCount":${units.length}}`;
-        });
+          return renderUnits(c.db, units, `{"success":"${many} have been successfully retrieved.","result":{`, `},"resultCount":${units.length}}`);
+        }, true);
         return rawJson(200, text);
       },
     },
@@ -89,10 +91,11 @@ function allUnits(c: RequestCtx): TextReply {
     const users = Object.values(c.db.state.users);
     const usersOf = (type: string): string =>
       JSON.stringify(Object.fromEntries(users.filter((u) => u.userType === type).map((u) => [u.uid, allUnitsUserView(u)])));
-    return (
-      `{"success":"Units have been successfully retrieved.","sensors":{${renderUnits(c.db, sensors)}},` +
-      `"devices":{${renderUnits(c.db, devices)}},"dispatchers":${usersOf('dispatcher')},"trackedUsers":${usersOf('trackedUser')}}`
-    );
+    return Buffer.concat([
+      renderUnits(c.db, sensors, '{"success":"Units have been successfully retrieved.","sensors":{', '},'),
+      renderUnits(c.db, devices, '"devices":{', '},'),
+      Buffer.from(`"dispatchers":${usersOf('dispatcher')},"trackedUsers":${usersOf('trackedUser')}}`),
+    ]);
   });
   return rawJson(200, text);
 }

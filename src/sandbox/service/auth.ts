@@ -142,7 +142,7 @@ export function sessionLogin(db: Db, raw: unknown): { data: Record<string, unkno
   const session = randomBytes(24).toString('base64url');
   db.state.sessions[session] = { uid: user.uid, exp: db.now() + db.ttl.session };
   user.lastLoginTime = db.now();
-  db.commit();
+  db.commit(true);
   return { data: loginData(db, user, false, 'Logged in successfully!'), session };
 }
 

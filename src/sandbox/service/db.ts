@@ -15,7 +15,9 @@ export interface Lifetimes {
 export class Db {
   /** Bumped on every committed change; caches of rendered replies key on it. */
   version = 0;
-  private readonly cache = new Map<string, string>();
+  /** Bumped on changes that can alter a unit record (unit lists key on it). */
+  unitVersion = 0;
+  private readonly cache = new Map<string, string | Buffer>();
 
   constructor(
     public state: SandboxState,
@@ -30,10 +32,14 @@ export class Db {
     return Math.floor(this.clockMs() / 1000);
   }
 
-  /** Record a change: invalidate caches and persist (synchronously, so an acknowledged write is durable). */
-  commit(): void {
+  /**
+   * Record a change: invalidate caches and persist (synchronously, so an acknowledged write
+   * is durable). `unitsUnchanged` keeps rendered unit lists (sign-ins, shares, group names).
+   */
+  commit(unitsUnchanged = false): void {
     this.version++;
-    this.cache.clear();
+    if (!unitsUnchanged) this.unitVersion++;
+    if (!unitsUnchanged) this.cache.clear();
     this.store.save(this.state);
   }
 
@@ -42,9 +48,9 @@ export class Db {
     this.store.save(this.state);
   }
 
-  /** A rendered reply cached per state version and clock second. */
-  cached(key: string, render: () => string): string {
-    const full = `${key}@${this.version}@${this.now()}`;
+  /** A rendered reply cached per state version (or unit version) and clock second. */
+  cached(key: string, render: () => string | Buffer, unitsOnly = false): string | Buffer {
+    const full = `${key}@${unitsOnly ? `u${this.unitVersion}` : this.version}@${this.now()}`;
     let text = this.cache.get(full);
     if (text === undefined) {
       if (this.cache.size > 32) this.cache.clear();

@@ -17,7 +17,7 @@ export function createGroup(db: Db, raw: unknown): GroupEntry {
   const name = requiredString(body, 'name');
   const g: GroupEntry = { gid: db.state.nextGid++, name, groupMembers: [], groupViewers: [] };
   db.state.groups[g.gid] = g;
-  db.commit();
+  db.commit(true);
   return g;
 }
 
@@ -27,7 +27,7 @@ export function patchGroup(db: Db, gid: number, raw: unknown): GroupEntry {
   onlyFields(body, ['name']);
   if (body.name === undefined) throw badRequest('name is required', 'name');
   g.name = requiredString(body, 'name');
-  db.commit();
+  db.commit(true);
   return g;
 }
 

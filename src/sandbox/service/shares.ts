@@ -70,7 +70,7 @@ export function createShare(db: Db, uid: number, raw: unknown): ShareEntry {
   while (db.state.shares[sid]) sid = deterministicId(db.state.seed, db.state.sidCounter++);
   const share: ShareEntry = { sid, n: db.state.sidCounter, uid, ...target, name, timestamp: db.now(), expiration };
   db.state.shares[sid] = share;
-  db.commit();
+  db.commit(true);
   return share;
 }
 
@@ -88,12 +88,12 @@ export function patchShare(db: Db, sid: string, raw: unknown): ShareEntry {
   const expiration = body.expiration === undefined ? undefined : absoluteExpiration(db, body);
   if (name !== undefined) s.name = name;
   if (expiration !== undefined) s.expiration = expiration;
-  db.commit();
+  db.commit(true);
   return s;
 }
 
 export function deleteShare(db: Db, sid: string): void {
   findShare(db, sid);
   delete db.state.shares[sid];
-  db.commit();
+  db.commit(true);
 }

@@ -95,6 +95,6 @@ export function setUserGroups(db: Db, uid: number, gids: number[], kind: 'member
     if (kind === 'member') setMember(g, user, on);
     else setViewer(g, user, on);
   }
-  db.commit();
+  db.commit(true); // users are not unit records
   return user;
 }

@@ -1,0 +1,80 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { UsageError } from '../../src/errors.js';
+import type { IO } from '../../src/io/streams.js';
+import { parseStartOptions, runStart } from '../../src/commands/sandbox/start.js';
+import { runReset } from '../../src/commands/sandbox/reset.js';
+
+function fakeCtx(dataDir: string): { io: IO; paths(): { dataDir: string }; out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: IO = {
+    stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
+    stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: () => 80, colorStdout: false, colorStderr: false,
+    out: async (t) => void out.push(t),
+    err: (t) => void err.push(t),
+  };
+  return { io, paths: () => ({ dataDir }), out, err };
+}
+
+describe('trackctl sandbox', () => {
+  test('start validates its flags with UsageError naming the value', async () => {
+    const ctx = fakeCtx('/tmp');
+    for (const [opts, re] of [
+      [{ port: '99999' }, /--port.*99999/],
+      [{ port: 'abc' }, /--port.*abc/],
+      [{ seed: '-1' }, /--seed.*-1/],
+      [{ devices: 'many' }, /--devices.*many/],
+      [{ faults: 'error=9' }, /--faults.*error=9/],
+      [{ accessTtl: '0' }, /--access-ttl/],
+      [{ memory: true, state: 'x' }, /--memory and --state/],
+    ] as const) {
+      await assert.rejects(parseStartOptions(opts, ctx), (e: unknown) => e instanceof UsageError && re.test(e.message));
+    }
+    const ok = await parseStartOptions({ port: '0', seed: '3', accessTtl: '60' }, ctx);
+    assert.equal(ok.stateFile, '/tmp/sandbox-state.json');
+    assert.equal(ok.seed, 3);
+    assert.equal(ok.accessTtl, 60);
+  });
+
+  test('start prints base-url first, serves until stopped, then persists; reset removes the state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cmd-'));
+    const ctx = fakeCtx(dir);
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const running = runStart({ port: '0' }, ctx, stopped);
+    while (ctx.out.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const first = ctx.out.join('').split('\n')[0] as string;
+    const m = /^base-url: (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
+    assert.ok(m, first);
+    assert.match(ctx.out.join(''), /demo@example.com/);
+    const r = await fetch(`${m[1]}/api/login/`, { method: 'POST', body: JSON.stringify({ email: 'demo@example.com', password: 'demo' }) });
+    assert.equal(r.status, 200);
+    stop();
+    await running;
+    const file = join(dir, 'sandbox-state.json');
+    assert.ok(existsSync(file));
+    await runReset({}, ctx);
+    assert.equal(existsSync(file), false);
+    assert.match(ctx.err.join('\n'), /Removed sandbox state/);
+    await runReset({}, ctx);
+    assert.match(ctx.err.join('\n'), /nothing to do/);
+  });
+
+  test('start reports a port in use as a usage error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-cmd-'));
+    const ctx = fakeCtx(dir);
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const running = runStart({ memory: true }, ctx, stopped);
+    while (ctx.out.length === 0) await new Promise((r) => setTimeout(r, 10));
+    const port = /:(\d+)\n/.exec(ctx.out.join(''))?.[1] as string;
+    await assert.rejects(runStart({ memory: true, port }, fakeCtx(dir), Promise.resolve()), (e: unknown) => e instanceof UsageError && e.message.includes(port));
+    stop();
+    await running;
+  });
+});
