@@ -9,6 +9,7 @@ import { registerConfig } from './commands/config/index.js';
 import { registerUnits } from './commands/devices/index.js';
 import { registerApi } from './commands/api/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
+import { registerHistory } from './commands/history/index.js';
 import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
@@ -57,5 +58,6 @@ export function buildProgram(ctx: Context, version: string): Command {
   registerAllUnits(program, ctx);
   registerApi(program, ctx);
   registerSandbox(program, ctx);
+  registerHistory(program, ctx);
   return program;
 }

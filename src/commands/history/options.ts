@@ -1,0 +1,87 @@
+/** `history` flags → a plan; every check happens here, before anything is sent. */
+import type { HistoryQuery } from '../../api/history.js';
+import { REPORT_TYPES } from '../../api/types.js';
+import { UsageError } from '../../errors.js';
+import { parseDuration, parseTime } from '../../io/format-time.js';
+import { parseId } from '../validate.js';
+
+export interface HistoryOptions {
+  from?: string;
+  to?: string;
+  receivedAfter?: string;
+  types?: string[];
+  all?: boolean;
+  follow?: boolean;
+  interval?: string;
+  checkpoint?: string;
+}
+
+export interface HistoryPlan {
+  id: number;
+  /** The first (or only) query: the window asked for, or the last 24 hours. */
+  window: HistoryQuery;
+  reportTypes: string[] | undefined;
+  follow: boolean;
+  intervalMs: number;
+  checkpoint: string | undefined;
+}
+
+export const DEFAULT_WINDOW_S = 24 * 3600;
+export const DEFAULT_INTERVAL = '30s';
+
+/** --types a,b --types c → the types, each checked against the interface's list. */
+export function parseReportTypes(values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const types: string[] = [];
+  for (const part of values.flatMap((v) => v.split(','))) {
+    const t = part.trim();
+    if (t === '') throw new UsageError(`invalid --types "${values.join(',')}": empty entry`);
+    if (!(REPORT_TYPES as readonly string[]).includes(t)) {
+      throw new UsageError(`unknown report type "${t}"; valid types: ${REPORT_TYPES.join(', ')}`);
+    }
+    if (!types.includes(t)) types.push(t);
+  }
+  return types;
+}
+
+function timeFlag(value: string | undefined, flag: string, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  let seconds: number;
+  try {
+    seconds = parseTime(value, nowMs);
+  } catch (err) {
+    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
+  }
+  if (seconds < 0) throw new UsageError(`invalid ${flag} "${value}": before 1970`);
+  return Math.floor(seconds); // the service takes whole seconds
+}
+
+export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): HistoryPlan {
+  const id = parseId(args[0] ?? '', 'unit id');
+  const from = timeFlag(opts.from, '--from', nowMs);
+  const to = timeFlag(opts.to, '--to', nowMs);
+  const receivedAfter = timeFlag(opts.receivedAfter, '--received-after', nowMs);
+  const reportTypes = parseReportTypes(opts.types);
+  if (to !== undefined && from === undefined) throw new UsageError('--to needs --from (the service takes to: only with from:)');
+  if (from !== undefined && to !== undefined && from > to) {
+    throw new UsageError(`--from (${new Date(from * 1000).toISOString()}) is after --to (${new Date(to * 1000).toISOString()})`);
+  }
+  if (opts.all && (from !== undefined || receivedAfter !== undefined)) {
+    throw new UsageError('--all cannot be used with --from, --to or --received-after');
+  }
+  if (to !== undefined && (opts.follow || opts.checkpoint !== undefined)) {
+    throw new UsageError(`--to cannot be used with ${opts.follow ? '--follow' : '--checkpoint'}: they deliver reports as they arrive`);
+  }
+  if (opts.interval !== undefined && !opts.follow) throw new UsageError('--interval needs --follow');
+  const intervalS = parseDuration(opts.interval ?? DEFAULT_INTERVAL);
+  if (intervalS < 1) throw new UsageError(`invalid --interval "${opts.interval}": at least 1s`);
+  if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
+
+  const window: HistoryQuery = {};
+  if (from !== undefined) window.from = from;
+  else if (receivedAfter === undefined && !opts.all) window.from = Math.floor(nowMs / 1000) - DEFAULT_WINDOW_S;
+  if (to !== undefined) window.to = to;
+  if (receivedAfter !== undefined) window.lastQueryTime = receivedAfter;
+  if (reportTypes) window.reportTypes = reportTypes;
+  return { id, window, reportTypes, follow: opts.follow === true, intervalMs: intervalS * 1000, checkpoint: opts.checkpoint };
+}

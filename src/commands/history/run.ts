@@ -1,0 +1,128 @@
+/** `trackctl history`: validate, then stream one window, follow, or continue from a checkpoint. */
+import type { Api } from '../../api/client.js';
+import { withFileLock } from '../../auth/lock.js';
+import type { Context } from '../../context.js';
+import { ApiError, NetworkError, UsageError } from '../../errors.js';
+import { HISTORY_FORMATS, openHistorySink, type HistoryFormat, type HistorySink } from '../../io/geo/sink.js';
+import { parseFields, parseFormatFrom, type OutputOptions } from '../../io/output.js';
+import { colorWanted } from '../../io/streams.js';
+import type { Run } from '../action.js';
+import { loadCheckpoint, saveCheckpoint, type CheckpointScope } from './checkpoint.js';
+import { CSV_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
+import { Cursor, Poll } from './cursor.js';
+import { pause, watchInterrupts, type Interrupts } from './follow.js';
+import { parsePlan, type HistoryOptions, type HistoryPlan } from './options.js';
+import { streamQuery, streamRaw } from './query.js';
+
+/** Consecutive failed polls --follow rides out (with a warning) before it gives up. */
+const MAX_FAILED_POLLS = 5;
+
+async function historyOutput(ctx: Context): Promise<{ format: HistoryFormat; out: OutputOptions }> {
+  const settings = await ctx.settings();
+  const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT ?? settings.output;
+  const format: HistoryFormat = requested ? parseFormatFrom(requested, HISTORY_FORMATS) : 'table';
+  const out: OutputOptions = {
+    io: ctx.io,
+    format: 'table', // replaced per format by the sink
+    fields: parseFields(ctx.globals.fields),
+    header: ctx.globals.header,
+    color: colorWanted(ctx.io.stdoutIsTTY, ctx.env, !ctx.globals.color),
+    tty: ctx.io.stdoutIsTTY,
+    now: () => ctx.clock.now(),
+  };
+  return { format, out };
+}
+
+export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
+  try {
+    await runHistory(args, opts, ctx);
+  } catch (err) {
+    // `trackctl history … | head`: the reader left; end quietly (a checkpoint was not saved).
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+    throw err;
+  }
+};
+
+const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
+  const plan = parsePlan(args, opts, ctx.clock.now());
+  const { format, out } = await historyOutput(ctx);
+  if (ctx.globals.raw && (plan.follow || plan.checkpoint !== undefined)) {
+    throw new UsageError('--raw prints one reply as sent; it cannot be used with --follow or --checkpoint');
+  }
+  const columns = format === 'csv' ? CSV_COLUMNS : TABLE_COLUMNS;
+  const sink = openHistorySink({ format, out, title: `Unit ${plan.id}`, columns, flat: flatReport });
+  const scope: CheckpointScope = { unit: plan.id, reportTypes: plan.reportTypes };
+  const file = plan.checkpoint;
+  if (file !== undefined) {
+    await withFileLock(`${file}.lock`, async () => {
+      const cursor = (await loadCheckpoint(file, scope)) ?? new Cursor(undefined);
+      const save = (): Promise<void> => saveCheckpoint(file, scope, cursor, ctx.clock.now());
+      await deliver(ctx, await ctx.api(), plan, sink, cursor, save);
+    }, { timeoutMs: 10_000 });
+  } else if (plan.follow) {
+    await deliver(ctx, await ctx.api(), plan, sink, new Cursor(undefined), async () => undefined);
+  } else if (ctx.globals.raw) {
+    await streamRaw(await ctx.api(), plan.id, plan.window, ctx.io);
+  } else {
+    await streamQuery(await ctx.api(), plan.id, plan.window, sink);
+    await sink.end();
+  }
+  if (sink.count === 0 && out.tty && !ctx.globals.quiet && !plan.follow) ctx.io.err('No reports found.');
+};
+
+/** Reads one reply through the cursor; on success the cursor moves on, on failure it keeps what was printed. */
+async function poll(api: Api, plan: HistoryPlan, sink: HistorySink, cursor: Cursor, signal?: AbortSignal): Promise<void> {
+  const query = cursor.next(plan.window, plan.reportTypes);
+  const current = new Poll();
+  try {
+    const serverTime = await streamQuery(api, plan.id, query, sink, { poll: current, seen: cursor.seen }, signal);
+    cursor.commit(current, query, serverTime);
+  } catch (err) {
+    cursor.salvage(current);
+    throw err;
+  }
+}
+
+/** --checkpoint and --follow: the first reply, then (following) one poll per interval until Ctrl-C. */
+async function deliver(ctx: Context, api: Api, plan: HistoryPlan, sink: HistorySink, cursor: Cursor, save: () => Promise<void>): Promise<void> {
+  if (!plan.follow) {
+    await poll(api, plan, sink, cursor);
+    await sink.end(); // everything is out before the checkpoint moves
+    await save();
+    return;
+  }
+  const interrupts = watchInterrupts((message) => {
+    if (!ctx.globals.quiet) ctx.io.err(message);
+  });
+  try {
+    await poll(api, plan, sink, cursor, interrupts.abort);
+    await sink.flush();
+    await save();
+    await followLoop(ctx, api, plan, sink, cursor, save, interrupts);
+    await sink.end();
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+async function followLoop(
+  ctx: Context, api: Api, plan: HistoryPlan, sink: HistorySink, cursor: Cursor, save: () => Promise<void>, interrupts: Interrupts,
+): Promise<void> {
+  let failures = 0;
+  for (;;) {
+    await pause(plan.intervalMs, interrupts.stop);
+    if (interrupts.stop.aborted) return;
+    try {
+      await poll(api, plan, sink, cursor, interrupts.abort);
+      failures = 0;
+    } catch (err) {
+      if (interrupts.abort.aborted) throw interrupts.abort.reason;
+      const transient = err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 429 || err.status < 300));
+      if (!transient || ++failures >= MAX_FAILED_POLLS) throw err;
+      ctx.io.err(`warning: ${(err as Error).message}; trying again in ${plan.intervalMs / 1000} s`);
+      continue;
+    }
+    await sink.flush();
+    await save();
+  }
+}

@@ -1,0 +1,163 @@
+/**
+ * Where history reports go: one writer per format, fed a batch of reports per chunk
+ * of the reply and writing each batch at once, so output keeps pace with the body
+ * and memory stays flat. json/ndjson/geojson print the features as the service sent
+ * them; gpx and kml are documents; table, csv and yaml (and json/ndjson with --fields)
+ * go through the shared output layer's streaming writer.
+ */
+import type { HistoryItem } from '../../api/history.js';
+import type { ReportFeature } from '../../api/types.js';
+import { openStream, type Column, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from '../output.js';
+import { compactJson, prettyJsonArrayItem } from '../render/json.js';
+import { TrackBuffer } from './coords.js';
+import { gpxEnd, gpxPoint, gpxStart } from './gpx.js';
+import { kmlEnd, kmlPlacemark, kmlStart, kmlTrack } from './kml.js';
+
+export const HISTORY_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml', 'geojson', 'gpx', 'kml'] as const;
+export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
+
+export interface HistorySink {
+  /** Reports written so far. */
+  readonly count: number;
+  write(items: readonly HistoryItem[]): Promise<void>;
+  /** Resolves once everything written so far has been handed to stdout. */
+  flush(): Promise<void>;
+  /** Closes the document (array, collection, gpx/kml) and flushes. */
+  end(): Promise<void>;
+}
+
+export interface SinkOptions {
+  format: HistoryFormat;
+  /** The output settings (io, --fields, header, colour, TTY). Its own format field is ignored. */
+  out: OutputOptions;
+  /** Track/document name when the reports carry none. */
+  title: string;
+  /** Columns for table and csv (and --fields). */
+  columns: Column[];
+  /** The flat record of a report, for table, csv and --fields. */
+  flat(feature: ReportFeature): Rec;
+}
+
+/** Line breaks would split an ndjson line; DEL and C1 could drive a terminal: such text is re-serialised. */
+const NOT_VERBATIM = /[\n\r\u007f-\u009f]/;
+
+/** A feature's JSON on one line: the service's own text when it is safe to reuse, else re-serialised. */
+export function featureLine(item: HistoryItem): string {
+  return item.verbatim || !NOT_VERBATIM.test(item.text) ? item.text : compactJson(item.feature);
+}
+
+/** Flushes stdout: a zero-length write calls back after every earlier write. */
+function drained(out: OutputOptions): Promise<void> {
+  return new Promise((resolve, reject) => {
+    out.io.stdout.write('', (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+interface DocumentFormat {
+  start(first: ReportFeature | undefined): string;
+  item(item: HistoryItem, index: number): string;
+  end(): Iterable<string>;
+}
+
+function documentFormat(format: 'ndjson' | 'json' | 'geojson' | 'gpx' | 'kml', title: string): DocumentFormat {
+  const nameOf = (f: ReportFeature | undefined): string => (typeof f?.properties.name === 'string' && f.properties.name !== '' ? f.properties.name : title);
+  switch (format) {
+    case 'ndjson':
+      return { start: () => '', item: (item) => `${featureLine(item)}\n`, end: () => [] };
+    case 'json': {
+      let empty = true;
+      return {
+        start: (first) => ((empty = first === undefined) ? '' : '[\n'),
+        item: (item, i) => `${i === 0 ? '' : ',\n'}${prettyJsonArrayItem(item.feature)}`,
+        end: () => [empty ? '[]\n' : '\n]\n'],
+      };
+    }
+    case 'geojson':
+      return {
+        start: () => '{"type":"FeatureCollection","features":[\n',
+        item: (item, i) => `${i === 0 ? '' : ',\n'}${featureLine(item)}`,
+        end: () => ['\n]}\n'],
+      };
+    case 'gpx':
+      return { start: (first) => gpxStart(nameOf(first)), item: (item) => gpxPoint(item.feature), end: () => [gpxEnd()] };
+    case 'kml': {
+      const track = new TrackBuffer();
+      let name = title;
+      return {
+        start: (first) => kmlStart((name = nameOf(first))),
+        item: (item) => kmlPlacemark(item.feature, track),
+        end: () => [...kmlTrack(`Track of ${name}`, track), kmlEnd()],
+      };
+    }
+  }
+}
+
+/** Writes a document: its start at the first report (named after it), one piece per batch, its end last. */
+class DocumentSink implements HistorySink {
+  count = 0;
+  private started = false;
+  constructor(
+    private readonly doc: DocumentFormat,
+    private readonly out: OutputOptions,
+  ) {}
+
+  async write(items: readonly HistoryItem[]): Promise<void> {
+    if (items.length === 0) return;
+    let text = this.started ? '' : this.doc.start(items[0]?.feature);
+    this.started = true;
+    for (const item of items) text += this.doc.item(item, this.count++);
+    await this.out.io.out(text);
+  }
+
+  flush(): Promise<void> {
+    return drained(this.out);
+  }
+
+  async end(): Promise<void> {
+    if (!this.started) {
+      this.started = true;
+      const start = this.doc.start(undefined);
+      if (start !== '') await this.out.io.out(start);
+    }
+    for (const piece of this.doc.end()) await this.out.io.out(piece);
+    await this.flush();
+  }
+}
+
+/** Records through the output layer's streaming writer. */
+class RecordSink implements HistorySink {
+  count = 0;
+  constructor(
+    private readonly stream: RecordStream,
+    private readonly toRecord: (feature: ReportFeature) => Rec,
+    private readonly out: OutputOptions,
+  ) {}
+
+  async write(items: readonly HistoryItem[]): Promise<void> {
+    for (const item of items) {
+      await this.stream.write(this.toRecord(item.feature));
+      this.count++;
+    }
+  }
+
+  flush(): Promise<void> {
+    return drained(this.out);
+  }
+
+  async end(): Promise<void> {
+    await this.stream.end();
+    await this.flush();
+  }
+}
+
+export function openHistorySink(opts: SinkOptions): HistorySink {
+  const { format, out } = opts;
+  const fields = out.fields !== undefined;
+  if (format === 'gpx' || format === 'kml' || format === 'geojson' || ((format === 'json' || format === 'ndjson') && !fields)) {
+    return new DocumentSink(documentFormat(format, opts.title), out);
+  }
+  const shared: OutputFormat = format;
+  const asSent = format === 'yaml' && !fields;
+  const toRecord = asSent ? (f: ReportFeature): Rec => f as unknown as Rec : opts.flat;
+  return new RecordSink(openStream(opts.columns, { ...out, format: shared }), toRecord, out);
+}
