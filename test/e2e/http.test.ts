@@ -1,0 +1,150 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startHarness, type Harness } from '../helpers/cli.js';
+
+async function setFaults(h: Harness, spec: string): Promise<void> {
+  const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ spec }),
+  });
+  assert.equal(res.status, 200, await res.text());
+}
+
+const statuses = (h: Harness, path: string) => h.sandbox.requests.filter((r) => r.path === path).map((r) => r.status);
+
+describe('HTTP layer against a faulty sandbox', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h.close());
+
+  test('GET is retried on 503 and on 429 (honouring Retry-After) and then succeeds', async () => {
+    // Rates that sum to 1: every request fails until the spec is cleared by the third request's success.
+    await setFaults(h, 'error=0.5,status=503,429=0.5,retry-after=0,seed=11');
+    h.sandbox.clearRequests();
+    const r = await h.run(['devices', 'list', '-o', 'json'], { env: { TRACKCTL_RETRIES: '3' } });
+    // With every request faulted, retries run out: exit 1 (the service failed), after 1 + 3 attempts.
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(statuses(h, '/v2/devices/').length, 4);
+    assert.ok(statuses(h, '/v2/devices/').every((s) => s === 503 || s === 429));
+    await setFaults(h, 'error=0.5,status=502|503|504,seed=4');
+    let ok = 0;
+    for (let i = 0; i < 5; i++) if ((await h.run(['devices', 'list', '-o', 'json'], { env: { TRACKCTL_RETRIES: '6' } })).code === 0) ok++;
+    assert.equal(ok, 5, 'with retries every run gets through a 50% 5xx rate');
+    await setFaults(h, '');
+  });
+
+  test('dropped connections and truncated bodies are retried for a GET; exhausted retries are exit 6', async () => {
+    await setFaults(h, 'drop=0.25,truncate=0.25,seed=9');
+    for (let i = 0; i < 4; i++) {
+      const r = await h.run(['devices', 'list', '-o', 'json'], { env: { TRACKCTL_RETRIES: '8' } });
+      assert.equal(r.code, 0, r.stderr);
+      assert.ok(Array.isArray(JSON.parse(r.stdout)));
+    }
+    await setFaults(h, 'drop=1');
+    const r = await h.run(['devices', 'list'], { env: { TRACKCTL_RETRIES: '2' } });
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /after 3 attempts/);
+    await setFaults(h, '');
+  });
+
+  test('a POST is not retried once it may have reached the server', async () => {
+    await setFaults(h, 'drop-after=1');
+    h.sandbox.clearRequests();
+    const r = await h.run(['groups', 'create', '--name', 'Once only'], { env: { TRACKCTL_RETRIES: '3' } });
+    assert.equal(r.code, 6, r.stderr);
+    assert.equal(h.sandbox.requests.filter((q) => q.method === 'POST').length, 1);
+    await setFaults(h, '');
+  });
+
+  test('an HTML error page is a clear error naming the status', async () => {
+    await setFaults(h, 'html=1');
+    const r = await h.run(['devices', 'list'], { env: { TRACKCTL_RETRIES: '0' } });
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /502/);
+    await setFaults(h, '');
+  });
+
+  test('--timeout bounds a slow reply: exit 6', async () => {
+    await setFaults(h, 'latency=3s');
+    const started = Date.now();
+    const r = await h.run(['devices', 'list', '--timeout', '300ms', '--retries', '1']);
+    assert.equal(r.code, 6, r.stderr);
+    assert.match(r.stderr, /timed out/);
+    assert.ok(Date.now() - started < 2900, 'gave up before the reply came');
+    await setFaults(h, '');
+  });
+});
+
+describe('HTTP layer: addresses and bodies', () => {
+  let h: Harness;
+  let odd: Server;
+  let oddUrl = '';
+  before(async () => {
+    h = await startHarness();
+    odd = createServer((req, res) => {
+      if (req.url === '/v2/devices/') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"success":"ok","result":[1,2,3]}');
+      } else {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>hello</html>');
+      }
+    });
+    await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
+    oddUrl = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    odd.close();
+    await h.close();
+  });
+
+  test('plain http:// to a non-loopback host is refused with exit 2', async () => {
+    const r = await h.run(['devices', 'list', '--base-url', 'http://fleet.example.com']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /http/);
+  });
+
+  test('connection refused is exit 6', async () => {
+    const r = await h.run(['devices', 'list', '--base-url', 'http://127.0.0.1:9', '--retries', '1']);
+    assert.equal(r.code, 6);
+    assert.match(r.stderr, /connection refused/);
+  });
+
+  test('a wrongly shaped or non-JSON success body is exit 1 naming the status and an excerpt', async () => {
+    const env = { TRACKCTL_BASE_URL: oddUrl, TRACKCTL_TOKEN: 'x.y.z' };
+    const shaped = await h.run(['devices', 'list'], { env });
+    assert.equal(shaped.code, 1);
+    assert.match(shaped.stderr, /unexpected shape \(status 200\)/);
+    const html = await h.run(['devices', 'get', '5'], { env });
+    assert.equal(html.code, 1);
+    assert.match(html.stderr, /not JSON \(status 200\).*<html>hello/);
+  });
+
+  test('path segments are percent-encoded', async () => {
+    h.sandbox.clearRequests();
+    const r = await h.run(['devices', 'get', '--tracker-id', 'A:B.C']);
+    assert.equal(r.code, 4);
+    assert.equal(h.sandbox.requests.at(-1)?.path, '/v2/devices/trackerID/A%3AB.C');
+  });
+
+  test('api passes any request through with the stored credentials', async () => {
+    const body = await h.run(['api', '/v2/groups/', '-X', 'POST', '-d', '{"name":"From api"}']);
+    assert.equal(body.code, 0, body.stderr);
+    const created = JSON.parse(body.stdout) as { id: number; success: string };
+    assert.equal(created.success, 'Group has been created successfully!');
+    const viaStdin = await h.run(['api', `/v2/groups/${created.id}`, '-X', 'PATCH', '-d', '-'], { input: '{"name":"Renamed"}' });
+    assert.equal(viaStdin.code, 0, viaStdin.stderr);
+    assert.equal(h.sandbox.requests.at(-1)?.method, 'PATCH');
+    const missing = await h.run(['api', '/v2/groups/999999']);
+    assert.equal(missing.code, 4);
+    const bad = await h.run(['api', '/v2/groups/', '-X', 'POST', '-d', '{nope']);
+    assert.equal(bad.code, 2);
+    const rel = await h.run(['api', 'v2/groups/']);
+    assert.equal(rel.code, 2);
+  });
+});
