@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import type { UnitKind } from '../../api/units.js';
 import { collect, examples, lazyAction } from '../action.js';
+import { registerImport } from '../import/index.js';
 
 export function registerUnits(program: Command, ctx: Context, kind: UnitKind): void {
   const one = kind === 'devices' ? 'device' : 'sensor';
@@ -66,4 +67,6 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .argument('<did...>', `${one} ids`)
     .addHelpText('after', examples(`trackctl ${kind} delete 12 13 --yes`))
     .action(lazyAction(ctx, async () => (await import('./delete.js')).runFor(kind)));
+
+  registerImport(noun, ctx, kind);
 }

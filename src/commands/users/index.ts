@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { collect, examples, lazyAction } from '../action.js';
+import { registerImport } from '../import/index.js';
 
 // Kept literal (= USER_TYPES of api/users.ts) so that registering loads no API code.
 const USER_TYPES = ['trackedUser', 'dispatcher'];
@@ -58,4 +59,6 @@ export function registerUsers(program: Command, ctx: Context): void {
     .argument('<uid...>', 'user ids')
     .addHelpText('after', examples('trackctl users delete 2004 --yes', 'trackctl users delete 2004 2005 2006 --yes -o json'))
     .action(lazyAction(ctx, () => import('./delete.js')));
+
+  registerImport(noun, ctx, 'users');
 }

@@ -1,0 +1,190 @@
+/**
+ * Reading an import file: from a path or stdin ('-'), in CSV, NDJSON or a JSON
+ * array, into raw rows that remember the line they started on. Nothing here knows
+ * what a device or a user is; schema.ts checks the values.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import { CsvSyntaxError, readCsv } from './csv.js';
+
+export const IMPORT_FORMATS = ['csv', 'ndjson', 'json'] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+export interface RawRow {
+  /** 1-based line of the file where the row starts. */
+  line: number;
+  /** Column or property name → value as read (CSV cells are strings). */
+  values: Record<string, unknown>;
+}
+
+export interface Issue {
+  line: number;
+  message: string;
+}
+
+export interface ParsedSource {
+  format: ImportFormat;
+  rows: RawRow[];
+  /** CSV header names (line 1); for JSON the union of property names is checked per row instead. */
+  header?: string[];
+  issues: Issue[];
+}
+
+export function parseFormatOption(value: string | undefined): ImportFormat | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim().toLowerCase();
+  const found = IMPORT_FORMATS.find((f) => f === v) ?? (v === 'jsonl' ? 'ndjson' : undefined);
+  if (!found) throw new UsageError(`invalid --format "${value}": use csv, ndjson or json`);
+  return found;
+}
+
+export function formatFromName(file: string): ImportFormat | undefined {
+  const ext = /\.([A-Za-z]+)$/.exec(file)?.[1]?.toLowerCase();
+  if (ext === 'csv') return 'csv';
+  if (ext === 'ndjson' || ext === 'jsonl') return 'ndjson';
+  if (ext === 'json') return 'json';
+  return undefined;
+}
+
+/** `[` → json, `{` → ndjson, anything else → csv. */
+export function sniffFormat(text: string): ImportFormat {
+  const first = /\S/.exec(text.replace(/^\uFEFF/, ''))?.[0];
+  if (first === '[') return 'json';
+  if (first === '{') return 'ndjson';
+  return 'csv';
+}
+
+export async function readSource(file: string, stdin: Readable, stdinIsTTY: boolean): Promise<string> {
+  if (file === '-') {
+    if (stdinIsTTY) throw new UsageError('reading the import from a terminal: pipe a file into it, or give a file name');
+    const chunks: Buffer[] = [];
+    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((err as Error).message);
+    throw new UsageError(`cannot read ${file}: ${why}`);
+  }
+}
+
+export function parseSource(text: string, format: ImportFormat): ParsedSource {
+  if (format === 'csv') return parseCsvSource(text);
+  if (format === 'ndjson') return parseNdjson(text);
+  return parseJsonArray(text);
+}
+
+function parseCsvSource(text: string): ParsedSource {
+  let records;
+  try {
+    records = readCsv(text);
+  } catch (err) {
+    if (err instanceof CsvSyntaxError) return { format: 'csv', rows: [], issues: [{ line: err.line, message: `malformed CSV: ${err.message}` }] };
+    throw err;
+  }
+  const [head, ...body] = records;
+  if (!head) return { format: 'csv', rows: [], issues: [] };
+  const header = head.cells.map((c) => c.trim());
+  const issues: Issue[] = [];
+  const rows: RawRow[] = [];
+  for (const rec of body) {
+    if (rec.cells.length !== header.length) {
+      issues.push({ line: rec.line, message: `expected ${header.length} cells (as in the header), found ${rec.cells.length}` });
+      continue;
+    }
+    const values: Record<string, unknown> = {};
+    header.forEach((name, i) => (values[name] = rec.cells[i]));
+    rows.push({ line: rec.line, values });
+  }
+  return { format: 'csv', rows, header, issues };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function jsonMessage(err: unknown): string {
+  return (err as Error).message.replace(/^JSON\.parse: /, '');
+}
+
+function parseNdjson(text: string): ParsedSource {
+  const rows: RawRow[] = [];
+  const issues: Issue[] = [];
+  text.replace(/^\uFEFF/, '').split('\n').forEach((raw, i) => {
+    const lineText = raw.trim();
+    if (lineText === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(lineText);
+    } catch (err) {
+      issues.push({ line: i + 1, message: `malformed JSON: ${jsonMessage(err)}` });
+      return;
+    }
+    if (!isPlainObject(value)) issues.push({ line: i + 1, message: 'expected a JSON object on each line' });
+    else rows.push({ line: i + 1, values: value });
+  });
+  return { format: 'ndjson', rows, issues };
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** The line where each top-level element of a JSON array starts (the text is known to parse). */
+function elementLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let expectElement = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '\n') line++;
+    if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
+    if (depth === 1 && expectElement && c !== ']') {
+      lines.push(line);
+      expectElement = false;
+    }
+    if (c === '"') inString = true;
+    else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expectElement = true;
+    } else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 1) expectElement = true;
+  }
+  return lines;
+}
+
+function parseJsonArray(text: string): ParsedSource {
+  const body = text.replace(/^\uFEFF/, '');
+  if (body.trim() === '') return { format: 'json', rows: [], issues: [] };
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch (err) {
+    const message = jsonMessage(err);
+    const pos = /position (\d+)/.exec(message)?.[1];
+    const line = pos === undefined ? (/line (\d+)/.exec(message)?.[1] ?? '1') : String(lineAt(body, Number(pos)));
+    return { format: 'json', rows: [], issues: [{ line: Number(line), message: `malformed JSON: ${message}` }] };
+  }
+  if (!Array.isArray(value)) return { format: 'json', rows: [], issues: [{ line: 1, message: 'expected a JSON array of objects' }] };
+  const lines = elementLines(body);
+  const rows: RawRow[] = [];
+  const issues: Issue[] = [];
+  value.forEach((item: unknown, i) => {
+    const line = lines[i] ?? 1;
+    if (isPlainObject(item)) rows.push({ line, values: item });
+    else issues.push({ line, message: `item ${i + 1} is not a JSON object` });
+  });
+  return { format: 'json', rows, issues };
+}
