@@ -14,6 +14,8 @@ import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
 import { registerAllUnits } from './commands/units/index.js';
+import { registerHelp } from './commands/help/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 
 export function buildProgram(ctx: Context, version: string): Command {
   const program = new Command('trackctl');
@@ -59,5 +61,7 @@ export function buildProgram(ctx: Context, version: string): Command {
   registerApi(program, ctx);
   registerSandbox(program, ctx);
   registerHistory(program, ctx);
+  registerCompletion(program, ctx);
+  registerHelp(program, ctx);
   return program;
 }

@@ -1,0 +1,33 @@
+/** What `trackctl help …` prints: a topic, a command's help, or a usage error with suggestions. */
+import type { Command } from 'commander';
+import type { Context } from '../../context.js';
+import { UsageError } from '../../errors.js';
+import { findSubcommand, rootOf, visibleCommands } from '../../completion/tree.js';
+import { suggest } from './suggest.js';
+import { TOPICS } from './topics.js';
+
+export async function runHelp(words: readonly string[], helpCmd: Command, ctx: Context): Promise<void> {
+  const root = rootOf(helpCmd);
+  const topic = words.length === 1 ? TOPICS.find((t) => t.name === words[0]) : undefined;
+  if (topic) {
+    await ctx.io.out(topic.text);
+    return;
+  }
+  let cmd = root;
+  for (const [i, word] of words.entries()) {
+    const sub = findSubcommand(cmd, word);
+    if (!sub) {
+      const names = visibleCommands(cmd).map((c) => c.name());
+      const choices = i === 0 ? [...names, ...TOPICS.map((t) => t.name)] : names;
+      const near = suggest(word, choices);
+      const where = i === 0 ? 'help topic or command' : `subcommand of "${words.slice(0, i).join(' ')}"`;
+      throw new UsageError(`unknown ${where} "${word}"`, {
+        hint:
+          (near.length > 0 ? `Did you mean ${near.map((n) => `"${n}"`).join(' or ')}?\n` : '') +
+          (i === 0 ? `Topics: ${TOPICS.map((t) => t.name).join(', ')}. Commands: trackctl --help` : `Commands: trackctl ${words.slice(0, i).join(' ')} --help`),
+      });
+    }
+    cmd = sub;
+  }
+  cmd.outputHelp();
+}

@@ -1,0 +1,154 @@
+/**
+ * Help topics (`trackctl help <topic>`). The environment variables, exit codes
+ * and files are data, so the man pages render the same facts.
+ */
+
+export interface Entry {
+  name: string;
+  text: string;
+}
+
+export const ENVIRONMENT: readonly Entry[] = [
+  { name: 'TRACKCTL_PROFILE', text: 'configuration profile to use, like -p/--profile' },
+  { name: 'TRACKCTL_BASE_URL', text: 'service address, like --base-url; overrides the profile\'s base-url' },
+  { name: 'TRACKCTL_SANDBOX', text: '1 runs every command against the embedded sandbox, like --sandbox' },
+  { name: 'TRACKCTL_OUTPUT', text: 'default output format (table, json, ndjson, csv, yaml), like -o/--output' },
+  { name: 'TRACKCTL_TOKEN', text: 'an access token for the /v2/ endpoints; nothing is read from or written to the keychain' },
+  { name: 'TRACKCTL_EMAIL', text: 'account e-mail address for unattended sign-in (with TRACKCTL_PASSWORD)' },
+  { name: 'TRACKCTL_PASSWORD', text: 'account password for unattended sign-in (with TRACKCTL_EMAIL)' },
+  { name: 'TRACKCTL_TIMEOUT', text: 'per-request timeout, e.g. 30s, 500ms, 2m, like --timeout' },
+  { name: 'TRACKCTL_RETRIES', text: 'retries for idempotent requests (0-10), like --retries' },
+  { name: 'TRACKCTL_CREDENTIAL_STORE', text: 'where secrets are kept: auto (keychain, else file), keychain or file' },
+  { name: 'TRACKCTL_CLIENT_ID', text: 'OAuth client id; overrides the profile\'s client-id' },
+  { name: 'TRACKCTL_SHARE_URL', text: 'base of public share links; overrides the profile\'s share-url' },
+  { name: 'TRACKCTL_CONFIG_DIR', text: 'directory of config.json (default $XDG_CONFIG_HOME/trackctl); the data directory follows it' },
+  { name: 'TRACKCTL_DATA_DIR', text: 'directory of the credential file, locks and sandbox state (default $XDG_DATA_HOME/trackctl)' },
+  { name: 'TRACKCTL_DEBUG', text: 'set to print stack traces of unexpected errors' },
+  { name: 'NO_COLOR', text: 'set (non-empty) to turn colour off, like --no-color' },
+  { name: 'FORCE_COLOR', text: 'set (not 0) to force colour even when not on a terminal' },
+  { name: 'CI', text: 'set (not 0 or false) to never prompt, as in CI pipelines' },
+  { name: 'HTTPS_PROXY', text: 'proxy for requests to the service (also https_proxy, HTTP_PROXY)' },
+  { name: 'NO_PROXY', text: 'comma-separated hosts reached without the proxy' },
+  { name: 'XDG_CONFIG_HOME, XDG_DATA_HOME', text: 'base directories of the configuration and data directories' },
+];
+
+export const EXIT_CODES: readonly Entry[] = [
+  { name: '0', text: 'success' },
+  { name: '1', text: 'the service refused or failed' },
+  { name: '2', text: 'usage or invalid input (no request sent)' },
+  { name: '3', text: 'not signed in, or credentials rejected and not renewable' },
+  { name: '4', text: 'not found' },
+  { name: '6', text: 'network failure or timeout after retries' },
+  { name: '7', text: 'partial failure in a bulk operation (the report says which items)' },
+  { name: '130', text: 'interrupted (Ctrl-C)' },
+];
+
+export const FILES: readonly Entry[] = [
+  { name: '$XDG_CONFIG_HOME/trackctl/config.json', text: 'profiles and their settings, never secrets (trackctl config path prints it; TRACKCTL_CONFIG_DIR moves it)' },
+  { name: '$XDG_DATA_HOME/trackctl/credentials.json', text: 'the credential file, mode 0600, used only where no OS keychain is reachable or credential-store is file' },
+  { name: '$XDG_DATA_HOME/trackctl/sandbox-state.json', text: 'state of the embedded sandbox (--sandbox, sandbox start), removed by sandbox reset' },
+];
+
+function entries(list: readonly Entry[], width: number): string {
+  return list.map((e) => `  ${e.name.padEnd(width)}  ${e.text}`).join('\n');
+}
+
+const ENVIRONMENT_TEXT = `Environment variables
+
+Flags win over the environment, the environment over the profile, the profile over defaults.
+
+${entries(ENVIRONMENT, 26)}
+`;
+
+const FORMATTING_TEXT = `Output formats and fields
+
+stdout carries data only; progress, warnings and errors go to stderr.
+
+  -o, --output FORMAT   table   default on a terminal: fits the width, colour, relative times;
+                                piped, plain tab-separated rows, RFC 3339 times, no colour
+                        json    a list prints an array of records; get/create print one record
+                        ndjson  one record a line, flushed as it arrives (history streams)
+                        csv     RFC 4180 with a header row; formula-like cells neutralised
+                        yaml    the records as a YAML sequence or mapping
+                        history also writes geojson, gpx and kml
+  --fields a,b,c        only these fields, in this order (checked before any request)
+  --no-header           omit the header row (table, csv)
+  --raw                 print the service's reply body unchanged
+  --no-color            no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)
+
+Set a default per profile with: trackctl config set output json (or TRACKCTL_OUTPUT).
+Text that came from the service is stripped of terminal control sequences.
+
+Examples:
+  $ trackctl devices list -o csv --fields did,name,lastBatteryLevel --no-header
+  $ trackctl users list -o ndjson | jq -r .email
+  $ trackctl groups get 101 --raw
+`;
+
+const EXIT_CODES_TEXT = `Exit codes
+
+${entries(EXIT_CODES, 4)}
+
+Bulk commands (delete, import, apply) carry on past failures, report each failed
+item, and exit 7 when some failed.
+`;
+
+const AUTH_TEXT = `Signing in and credentials
+
+trackctl login signs in two ways (--method both, the default): the OAuth password grant
+gives a bearer token for the /v2/ endpoints, and POST /api/login/ gives a session cookie
+for the endpoints without /v2/. --method token or session performs only one.
+
+Where a credential comes from, first match wins:
+  1. flags and stdin (--email, --password-stdin)
+  2. the environment: TRACKCTL_TOKEN (an access token), or TRACKCTL_EMAIL with
+     TRACKCTL_PASSWORD (signs in as needed); the keychain is then not touched at all
+  3. the OS keychain (the Secret Service on Linux), per profile
+  4. the file fallback: credentials.json in the data directory, mode 0600, used where no
+     keychain is reachable (headless Linux, containers), with a one-time warning
+
+credential-store (config key or TRACKCTL_CREDENTIAL_STORE): auto (keychain, else file),
+keychain (only the keychain) or file (only the file). Secrets never go in config.json.
+
+Renewal: an access token that expires within a minute is refreshed first (refresh grant);
+a 401 triggers one renewal and one retry; parallel processes renew once, under a lock.
+Sessions renew unattended only with a saved password (login --save-password) or
+TRACKCTL_EMAIL + TRACKCTL_PASSWORD. When nothing renews, the command exits 3.
+
+trackctl login status shows which source is in use and when each token expires;
+trackctl logout forgets this profile's credentials, logout --all every profile's.
+
+Examples:
+  $ trackctl login
+  $ echo "$PASSWORD" | trackctl login --email ops@example.com --password-stdin
+  $ TRACKCTL_TOKEN=$(trackctl token print) ./script.sh
+  $ trackctl config set credential-store file -p ci
+`;
+
+export interface Topic {
+  name: string;
+  summary: string;
+  text: string;
+}
+
+export const TOPICS: readonly Topic[] = [
+  { name: 'environment', summary: 'environment variables trackctl reads', text: ENVIRONMENT_TEXT },
+  { name: 'formatting', summary: 'output formats, --fields, --raw, --no-header', text: FORMATTING_TEXT },
+  { name: 'exit-codes', summary: 'what each exit status means', text: EXIT_CODES_TEXT },
+  { name: 'auth', summary: 'signing in, where credentials come from, renewal', text: AUTH_TEXT },
+];
+
+/** Appended to the root help. */
+export const ROOT_HELP_AFTER = `
+Help topics (trackctl help <topic>):
+${TOPICS.map((t) => `  ${t.name.padEnd(12)}  ${t.summary}`).join('\n')}
+
+Exit codes: 0 ok, 1 service error, 2 usage, 3 auth, 4 not found, 6 network, 7 partial
+failure, 130 interrupted (trackctl help exit-codes). Man pages: man trackctl.
+
+Examples:
+  $ trackctl login
+  $ trackctl devices list
+  $ trackctl help devices list
+  $ trackctl --sandbox devices list -o json
+`;
