@@ -5,7 +5,7 @@
  */
 import type { Argument, Command, Option } from 'commander';
 import { commandPath, examplesOf, helpTextOf, visibleCommands, visibleOptions, walkCommands } from '../../completion/tree.js';
-import { bold, esc, flag, heading, italic, literal, optionTag, paragraphs, subheading, tagged } from './roff.js';
+import { bold, esc, finish, flag, heading, italic, literal, optionTag, paragraphs, subheading, tagged } from './roff.js';
 import { ENVIRONMENT, EXIT_CODES, FILES, TOPICS } from './topics.js';
 
 /** The date printed in every page's footer; change it when releasing. */
@@ -119,7 +119,7 @@ function rootPage(root: Command, version: string): ManPage {
     ...examplesSection(examplesOf(root)),
     ...commonSections(root, version, 'trackctl'),
   ];
-  return { file: 'trackctl.1', text: `${lines.join('\n')}\n` };
+  return { file: 'trackctl.1', text: finish(lines) };
 }
 
 function groupPage(root: Command, top: Command, version: string): ManPage {
@@ -147,7 +147,7 @@ function groupPage(root: Command, top: Command, version: string): ManPage {
     ...examplesSection(cmds.flatMap((c) => examplesOf(c))),
     ...commonSections(root, version, name),
   ];
-  return { file: `${name}.1`, text: `${lines.join('\n')}\n` };
+  return { file: `${name}.1`, text: finish(lines) };
 }
 
 /** Every page, in a stable order: trackctl.1 first, then the top-level commands as registered. */

@@ -2,7 +2,11 @@
 
 /** Text for a roff text line: backslashes escaped, no control character at the start. */
 export function esc(text: string): string {
-  const t = text.replace(/\\/g, '\\e').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  const t = text
+    .replace(/\\/g, '\\e')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '')
+    // Pages stay ASCII: other characters become roff escapes (→ is \[u2192]).
+    .replace(/[^\u0000-\u007f]/gu, (c) => `\\[u${(c.codePointAt(0) ?? 63).toString(16).toUpperCase().padStart(4, '0')}]`);
   return /^[.']/.test(t) ? `\\&${t}` : t;
 }
 
@@ -34,21 +38,13 @@ export function optionTag(flags: string): string {
     .join('');
 }
 
-/** Paragraph text: one roff line per input line, blank lines become .PP, leading blanks are dropped. */
+/** Paragraph text: blank lines separate paragraphs (.PP); the lines of one are joined, roff fills them. */
 export function paragraphs(text: string): string[] {
-  const out: string[] = [];
-  let blank = true;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '') {
-      blank = true;
-      continue;
-    }
-    if (blank) out.push('.PP');
-    blank = false;
-    out.push(esc(line));
-  }
-  return out;
+  return text
+    .split(/\n\s*\n/)
+    .map((p) => p.split('\n').map((l) => l.trim()).filter((l) => l !== '').join(' '))
+    .filter((p) => p !== '')
+    .flatMap((p) => ['.PP', esc(p)]);
 }
 
 /** A literal block (examples): no filling, one line each. */
@@ -68,4 +64,42 @@ export function heading(title: string): string {
 
 export function subheading(title: string): string {
   return `.SS "${title.replace(/"/g, '')}"`;
+}
+
+/** Wraps a text line at spaces to at most `width` bytes where it can; each piece stays a valid text line. */
+function wrap(line: string, width: number): string[] {
+  const out: string[] = [];
+  let rest = line;
+  while (Buffer.byteLength(rest) > width) {
+    let cut = -1;
+    for (let i = rest.indexOf(' '); i > 0 && Buffer.byteLength(rest.slice(0, i)) <= width; i = rest.indexOf(' ', i + 1)) cut = i;
+    if (cut <= 0) break;
+    out.push(rest.slice(0, cut));
+    rest = rest.slice(cut + 1).replace(/^ +/, '');
+    if (/^[.']/.test(rest)) rest = `\\&${rest}`;
+  }
+  out.push(rest);
+  return out;
+}
+
+/**
+ * The page's final text: no paragraph macro right after a heading or another
+ * paragraph macro, text lines wrapped to 80 bytes outside literal blocks and
+ * tags, no trailing blanks. This is what keeps `mandoc -Tlint` silent.
+ */
+export function finish(lines: readonly string[]): string {
+  const out: string[] = [];
+  let literalBlock = false;
+  let tagNext = false;
+  for (const line of lines.flatMap((l) => l.split('\n'))) {
+    const prev = out[out.length - 1] ?? '';
+    if (line === '.PP' && /^\.(SH|SS|PP|TP)\b/.test(prev)) continue;
+    if (line === '.EX') literalBlock = true;
+    if (line === '.EE') literalBlock = false;
+    const isText = !line.startsWith('.');
+    if (isText && !literalBlock && !tagNext) out.push(...wrap(line.replace(/\s+$/, ''), 80));
+    else out.push(line.replace(/\s+$/, ''));
+    tagNext = line === '.TP';
+  }
+  return `${out.join('\n')}\n`;
 }
