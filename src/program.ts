@@ -14,6 +14,8 @@ import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
 import { registerAllUnits } from './commands/units/index.js';
+import { registerApply } from './commands/apply/index.js';
+import { registerExport } from './commands/export/index.js';
 import { registerHelp } from './commands/help/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 
@@ -61,6 +63,8 @@ export function buildProgram(ctx: Context, version: string): Command {
   registerApi(program, ctx);
   registerSandbox(program, ctx);
   registerHistory(program, ctx);
+  registerApply(program, ctx);
+  registerExport(program, ctx);
   registerCompletion(program, ctx);
   registerHelp(program, ctx);
   return program;
