@@ -5,7 +5,11 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+// Only the proxy-aware agent and the request API: undici's index also loads fetch,
+// WebSocket, caches and mocks, which cost a command tens of milliseconds at start-up.
+import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import undiciRequest from 'undici/lib/api/api-request.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
 
@@ -71,13 +75,18 @@ export function checkBaseUrl(raw: string): URL {
 
 export class HttpClient {
   readonly baseUrl: string;
+  private readonly origin: string;
+  private readonly basePath: string;
   private readonly dispatcher: Dispatcher;
   private readonly opts: HttpOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
 
   constructor(opts: HttpOptions) {
-    this.baseUrl = checkBaseUrl(opts.baseUrl).href.replace(/\/+$/, '');
+    const url = checkBaseUrl(opts.baseUrl);
+    this.baseUrl = url.href.replace(/\/+$/, '');
+    this.origin = url.origin;
+    this.basePath = url.pathname.replace(/\/+$/, '');
     this.opts = opts;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.random = opts.random ?? Math.random;
@@ -117,7 +126,13 @@ export class HttpClient {
       this.traceRequest(req.method, url, headers, payload);
       let res: StreamResponse;
       try {
-        const r = await request(url, { method: req.method, headers, body: payload, dispatcher: this.dispatcher });
+        const r = await undiciRequest.call(this.dispatcher, {
+          origin: this.origin,
+          path: this.basePath + req.path,
+          method: req.method,
+          headers,
+          body: payload,
+        });
         res = { status: r.statusCode, headers: r.headers, body: r.body };
       } catch (err) {
         const code = errorCode(err);

@@ -70,12 +70,12 @@ describe('HTTP layer against a faulty sandbox', () => {
   });
 
   test('--timeout bounds a slow reply: exit 6', async () => {
-    await setFaults(h, 'latency=3s');
+    await setFaults(h, 'latency=20s');
     const started = Date.now();
     const r = await h.run(['devices', 'list', '--timeout', '300ms', '--retries', '1']);
     assert.equal(r.code, 6, r.stderr);
     assert.match(r.stderr, /timed out/);
-    assert.ok(Date.now() - started < 2900, 'gave up before the reply came');
+    assert.ok(Date.now() - started < 15_000, 'gave up long before the reply came');
     await setFaults(h, '');
   });
 });

@@ -1,0 +1,10 @@
+// `npm run bench`: every benchmark in bench/, one after another.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+
+const dir = new URL('.', import.meta.url).pathname;
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').sort()) {
+  console.log(`\n== ${file}`);
+  const r = spawnSync(process.execPath, [dir + file], { stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
