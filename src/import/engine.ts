@@ -55,6 +55,8 @@ function transient(err: unknown): boolean {
 
 const isConflict = (err: unknown): boolean => err instanceof ApiError && err.status === 409;
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+/** The service's words without our 'POST /v2/devices/ failed (409): ' prefix. */
+const serviceMessage = (err: unknown): string => message(err).replace(/^[A-Z]+ \S+ failed \((\d+)\): /, '($1) ');
 
 export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>, existing: Map<string, Existing> | undefined, opts: EngineOptions): Promise<EngineResult> {
   const attempts = opts.attempts ?? 5;
@@ -85,7 +87,7 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
         return { rec: await target.create(row.body), created: true };
       } catch (err) {
         if (isConflict(err)) {
-          if (!wasUncertain && !opts.skipExisting) throw new TrackctlError(`already exists: ${message(err)} (use --skip-existing to skip existing records)`);
+          if (!wasUncertain && !opts.skipExisting) throw new TrackctlError(`already exists ${serviceMessage(err)}; --skip-existing skips existing records`);
           const found = await idempotent(() => target.lookup(row.match));
           if (found) return { rec: found, created: wasUncertain };
           throw err;
@@ -130,7 +132,7 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
       if (found && !opts.skipExisting) {
         out.id = found.id;
         out.outcome = opts.dryRun ? 'would-fail' : 'failed';
-        out.error = `already exists as ${target.idName} ${found.id} (use --skip-existing to skip existing records)`;
+        out.error = `already exists as ${target.idName} ${found.id}; --skip-existing skips existing records`;
         return out;
       }
       if (found) {

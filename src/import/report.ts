@@ -57,6 +57,6 @@ export function summarize(records: ReportRecord[], dryRun: boolean, seconds: num
   const parts = (dryRun ? ['would-create', 'skipped', 'would-fail'] : ['created', 'skipped', 'failed', 'not-attempted'])
     .filter((o, i) => i === 0 || (count.get(o) ?? 0) > 0)
     .map((o) => `${count.get(o) ?? 0} ${o.replace('-', ' ')}`);
-  const rate = !dryRun && seconds > 0 ? `, ${Math.round((count.get('created') ?? 0) / seconds)} creates/s` : '';
+  const rate = !dryRun && seconds > 0 && (count.get('created') ?? 0) > 0 ? `, ${Math.round((count.get('created') ?? 0) / seconds)} creates/s` : '';
   return `${dryRun ? 'dry run (nothing was written): ' : ''}${records.length} rows: ${parts.join(', ')} (${seconds.toFixed(1)} s${rate})`;
 }

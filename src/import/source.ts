@@ -106,8 +106,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** V8's reason without the excerpt of the input it quotes ('Unexpected token '}', ..."x" is not valid JSON'). */
 function jsonMessage(err: unknown): string {
-  return (err as Error).message.replace(/^JSON\.parse: /, '');
+  return (err as Error).message
+    .replace(/^JSON\.parse: /, '')
+    .replace(/, (\.\.\.)?"[\s\S]*$/, '')
+    .replace(/ in JSON at position \d+[\s\S]*$/, '');
 }
 
 function parseNdjson(text: string): ParsedSource {
@@ -135,13 +139,20 @@ function lineAt(text: string, offset: number): number {
   return line;
 }
 
-/** The line where each top-level element of a JSON array starts (the text is known to parse). */
-function elementLines(text: string): number[] {
-  const lines: number[] = [];
+interface Span {
+  start: number;
+  /** Offset of the ',' or ']' after the element. */
+  end: number;
+  line: number;
+}
+
+/** Each top-level element of a JSON array: where it starts and ends, and its line. Tolerates malformed text. */
+function elementSpans(text: string): Span[] {
+  const spans: Span[] = [];
   let line = 1;
   let depth = 0;
   let inString = false;
-  let expectElement = false;
+  let open: Span | undefined;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
@@ -151,18 +162,33 @@ function elementLines(text: string): number[] {
     }
     if (c === '\n') line++;
     if (c === ' ' || c === '\n' || c === '\r' || c === '\t') continue;
-    if (depth === 1 && expectElement && c !== ']') {
-      lines.push(line);
-      expectElement = false;
-    }
+    if (depth === 1 && (c === ',' || c === ']')) {
+      if (open) spans.push({ ...open, end: i });
+      open = undefined;
+    } else if (depth === 1 && !open) open = { start: i, end: text.length, line };
     if (c === '"') inString = true;
-    else if (c === '[' || c === '{') {
-      depth++;
-      if (depth === 1) expectElement = true;
-    } else if (c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 1) expectElement = true;
+    else if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
   }
-  return lines;
+  if (open) spans.push(open);
+  return spans;
+}
+
+function elementLines(text: string): number[] {
+  return elementSpans(text).map((s) => s.line);
+}
+
+/** Where parsing fails when V8 gives no position: the first top-level element that does not parse alone. */
+function failingElementLine(text: string): number {
+  const spans = elementSpans(text);
+  for (const span of spans) {
+    try {
+      JSON.parse(text.slice(span.start, span.end));
+    } catch {
+      return lineAt(text, span.start);
+    }
+  }
+  return spans.length > 0 ? lineAt(text, spans[spans.length - 1]?.end ?? 0) : 1;
 }
 
 function parseJsonArray(text: string): ParsedSource {
@@ -172,10 +198,9 @@ function parseJsonArray(text: string): ParsedSource {
   try {
     value = JSON.parse(body);
   } catch (err) {
-    const message = jsonMessage(err);
-    const pos = /position (\d+)/.exec(message)?.[1];
-    const line = pos === undefined ? (/line (\d+)/.exec(message)?.[1] ?? '1') : String(lineAt(body, Number(pos)));
-    return { format: 'json', rows: [], issues: [{ line: Number(line), message: `malformed JSON: ${message}` }] };
+    const pos = /position (\d+)/.exec((err as Error).message)?.[1];
+    const line = pos === undefined ? failingElementLine(body) : lineAt(body, Number(pos));
+    return { format: 'json', rows: [], issues: [{ line, message: `malformed JSON: ${jsonMessage(err)}` }] };
   }
   if (!Array.isArray(value)) return { format: 'json', rows: [], issues: [{ line: 1, message: 'expected a JSON array of objects' }] };
   const lines = elementLines(body);
