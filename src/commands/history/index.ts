@@ -22,8 +22,8 @@ then saves the file atomically; the first run prints the window. A run that fail
 and saves nothing: discard its output, the next run delivers those reports again. --from,
 --received-after and --all only shape the first run. One file per unit and --types.
 
-Report types: ${REPORT_TYPES.join(', ')}.
-`;
+Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
+  ${REPORT_TYPES.slice(8).join(', ')}.`;
 
 export function registerHistory(program: Command, ctx: Context): void {
   program
