@@ -29,7 +29,7 @@ export class Reader {
   /** Unknown fields are errors: a typo must not silently become "not managed". */
   onlyFields(obj: Obj, path: string, allowed: readonly string[]): void {
     for (const key of Object.keys(obj)) {
-      if (!allowed.includes(key)) this.add(`${path}.${key}`, `unknown field; expected one of: ${allowed.join(', ')}`);
+      if (!allowed.includes(key)) this.add(path === '(file)' ? key : `${path}.${key}`, `unknown field; expected one of: ${allowed.join(', ')}`);
     }
   }
 

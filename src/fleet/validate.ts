@@ -33,11 +33,11 @@ export function validateFleet(doc: unknown): { fleet: Fleet; problems: Problem[]
   const shares = entries(r, top, 'shares', (o, p) => readShare(r, o, p));
   if (shares) fleet.shares = shares;
 
-  duplicates(r, fleet.groups, 'name', (s) => s.name);
-  duplicates(r, fleet.devices, 'trackerID', (s) => s.key);
-  duplicates(r, fleet.sensors, 'uniqueID', (s) => s.key);
-  duplicates(r, fleet.users, 'email', (s) => emailKey(s.email));
-  duplicates(r, fleet.shares, 'name', (s) => s.name);
+  duplicates(r, top, 'groups', 'name', (v) => v);
+  duplicates(r, top, 'devices', 'trackerID', (v) => v);
+  duplicates(r, top, 'sensors', 'uniqueID', (v) => v);
+  duplicates(r, top, 'users', 'email', emailKey);
+  duplicates(r, top, 'shares', 'name', (v) => v);
   renames(r, fleet.groups);
   renames(r, fleet.shares);
   viewerConflicts(r, fleet);
@@ -125,14 +125,19 @@ function readShare(r: Reader, o: Obj, path: string): ShareSpec | undefined {
   return spec;
 }
 
-function duplicates<T>(r: Reader, list: Array<Located<T>> | undefined, field: string, key: (s: T) => string): void {
+/** Duplicate keys, found on the raw entries so that an entry with other problems still counts. */
+function duplicates(r: Reader, top: Obj, list: string, field: string, norm: (v: string) => string): void {
+  const items = top[list];
+  if (!Array.isArray(items)) return;
   const seen = new Map<string, string>();
-  for (const { spec, path } of list ?? []) {
-    const k = key(spec);
+  items.forEach((item: unknown, i) => {
+    const value = typeof item === 'object' && item !== null ? (item as Obj)[field] : undefined;
+    if (typeof value !== 'string') return;
+    const k = norm(value);
     const first = seen.get(k);
-    if (first !== undefined) r.add(`${path}.${field}`, `duplicate (also ${first})`);
-    else seen.set(k, path);
-  }
+    if (first !== undefined) r.add(`${list}[${i}].${field}`, `duplicate (also ${first})`);
+    else seen.set(k, `${list}[${i}]`);
+  });
 }
 
 /** renamedFrom must not name another entry of the file, nor the entry itself. */

@@ -17,5 +17,12 @@ export async function loadYaml(): Promise<YamlModule> {
 /** YAML text of a fleet document; DEL and C1 controls escaped, as the output layer does. */
 export async function fleetYaml(doc: unknown): Promise<string> {
   const yaml = await loadYaml();
-  return yaml.stringify(doc).replace(/[\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`);
+  const document = new yaml.Document(doc);
+  // Lists of names read best on one line: groups: [North depot, Vans].
+  yaml.visit(document, {
+    Seq(_, node) {
+      if (node.items.every((item) => yaml.isScalar(item))) node.flow = true;
+    },
+  });
+  return document.toString({ lineWidth: 0, flowCollectionPadding: false }).replace(/[\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16)}`);
 }
