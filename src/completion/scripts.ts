@@ -99,11 +99,12 @@ const FISH = String.raw`# fish completion for trackctl
 function __trackctl_complete
     set -l words (commandline -opc)
     set -e words[1]
-    set -l cur (commandline -ct | string collect --allow-empty)
-    for line in (trackctl __complete -- $words $cur 2>/dev/null)
+    set -l cur (commandline -ct)
+    # "$cur" is always one word, the empty one after a space included.
+    for line in (trackctl __complete -- $words "$cur" 2>/dev/null)
         switch $line
             case ':files'
-                __fish_complete_path $cur
+                __fish_complete_path "$cur"
             case ':*'
             case '*'
                 printf '%s\n' $line
