@@ -224,6 +224,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   const server = createServer((req, res) => {
+    // The Date header follows the sandbox clock (setNow), as a real server's follows its own.
+    res.sendDate = false;
+    res.setHeader('Date', new Date(clock()).toUTCString());
     handle(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolveListen, reject) => {

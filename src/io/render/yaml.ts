@@ -10,7 +10,9 @@ let loadedStringify: Stringify | undefined;
 
 async function yamlStringify(): Promise<Stringify> {
   if (!loadedStringify) {
-    const yaml = await import('yaml');
+    // The package is CommonJS under Node: once bundled, its API is on `default`.
+    const mod = await import('yaml');
+    const yaml = mod.default ?? mod;
     loadedStringify = (value) => yaml.stringify(value);
   }
   return loadedStringify;
