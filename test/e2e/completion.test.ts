@@ -157,6 +157,18 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
     assert.match(described.stdout, new RegExp(`^${deviceIds[0]}\\t\\S`, 'm'), 'ids carry their names as descriptions');
   });
 
+  test('__complete for commands, flags and values loads no HTTP, keychain or sandbox code', async () => {
+    for (const words of [['devices', ''], ['devices', 'list', '--'], ['history', '1', '-o', ''], ['config', 'set', '']]) {
+      const r = await shell('trackctl', ['__complete', '--', ...words], { NODE_DEBUG: 'esm' });
+      assert.equal(r.code, 0);
+      const chunks = [...new Set(r.stderr.match(/dist\/[\w/.-]+\.js/g) ?? [])];
+      assert.ok(chunks.length > 0, 'NODE_DEBUG=esm reported the loaded modules');
+      for (const chunk of chunks) {
+        assert.doesNotMatch(readFileSync(join(ROOT, chunk), 'utf8'), /llhttp|EnvHttpProxyAgent|@napi-rs\/keyring|Reports have been successfully retrieved\./, `${words.join(' ')}: ${chunk}`);
+      }
+    }
+  });
+
   test('zsh: commands, flags, values and live ids', async (t) => {
     if (!needTool(t, 'zsh')) return;
     assert.deepEqual(await zsh('dev'), ['devices']);

@@ -137,13 +137,15 @@ function groupPage(root: Command, top: Command, version: string): ManPage {
     heading('synopsis'),
     cmds.map(synopsisLine).join('\n.br\n'),
     heading('description'),
-    ...(single ? describe(top) : [...paragraphs(top.description()), ...cmds.flatMap((c) => [subheading(`trackctl ${commandPath(c)}`), ...describe(c)])]),
+    ...(single
+      ? describe(top)
+      : [...(cmds[0] === top ? [] : paragraphs(top.description())), ...cmds.flatMap((c) => [subheading(`trackctl ${commandPath(c)}`), ...describe(c)])]),
     heading('options'),
     ...(single
       ? optionItems(visibleOptions(top))
       : cmds.flatMap((c) => [subheading(`trackctl ${commandPath(c)}`), ...optionItems(visibleOptions(c))])),
     subheading('Global options'),
-    ...optionItems(visibleOptions(root)).slice(0, -3),
+    ...optionItems(visibleOptions(root).filter((o) => o.long !== '--version')).slice(0, -3),
     ...examplesSection(cmds.flatMap((c) => examplesOf(c))),
     ...commonSections(root, version, name),
   ];
