@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { parse as parseYaml } from 'yaml';
 import { startHarness, type Harness } from '../helpers/cli.js';
 
 interface UnitRec {
@@ -61,6 +62,10 @@ for (const kind of ['devices', 'sensors'] as const) {
       const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
       assert.deepEqual(Object.keys(rows[0] ?? {}), ['did', 'name', keyField]);
       assert.equal(rows.length, lines.length);
+
+      const yaml = await h.run([kind, 'list', '-o', 'yaml']);
+      assert.equal(yaml.code, 0, yaml.stderr);
+      assert.deepEqual((parseYaml(yaml.stdout) as UnitRec[]).map((u) => u.did), lines.map((u) => u.did));
 
       const table = await h.run([kind, 'list']);
       assert.equal(table.code, 0);
