@@ -97,8 +97,9 @@ function noteGlobal(globals: LineGlobals, opt: Option, value: string): void {
   else if (opt.long === '--sandbox') globals.sandbox = true;
 }
 
+/** `--report <file>`, `--state <file>`, `-f, --file <path>`: the value is a file name. */
 function optionWantsFile(opt: Option): boolean {
-  return FILE_WORD.test(opt.flags.replace(/^[^<[]*/, ''));
+  return FILE_WORD.test(opt.flags.replace(/^[^<[]*/, '')) || /(^--|-)file$/.test(opt.long ?? '');
 }
 
 function flagsOf(cmd: Command): Candidate[] {

@@ -145,6 +145,8 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
     const history = await bash('history', '');
     for (const d of deviceIds) assert.ok(history.includes(d), `history offers unit ${d}`);
     assert.ok((await bash('sandbox', 'start', '--state', 'pack')).includes('package.json'));
+    assert.ok((await bash('apply', '-f', 'pack')).includes('package.json'), '-f, --file <path>');
+    assert.deepEqual(await bash('api', '/v2/'), [], 'an API path is not a file name');
   });
 
   test('__complete: ids fail silently and fast without credentials or service', async () => {
