@@ -41,7 +41,19 @@ export function validateFleet(doc: unknown): { fleet: Fleet; problems: Problem[]
   renames(r, fleet.groups);
   renames(r, fleet.shares);
   viewerConflicts(r, fleet);
-  return { fleet, problems: r.problems };
+  return { fleet, problems: inFileOrder(r.problems) };
+}
+
+/** Problems in the order of the file: top-level fields, then each list entry by entry (stable within one). */
+function inFileOrder(problems: Problem[]): Problem[] {
+  const rank = (p: Problem): [number, number] => {
+    const m = /^(\w+)\[(\d+)\]/.exec(p.path);
+    return m ? [TOP.indexOf(m[1] as (typeof TOP)[number]), Number(m[2])] : [-1, 0];
+  };
+  return problems
+    .map((p, i) => ({ p, i, r: rank(p) }))
+    .sort((a, b) => a.r[0] - b.r[0] || a.r[1] - b.r[1] || a.i - b.i)
+    .map((x) => x.p);
 }
 
 function entries<T>(r: Reader, top: Obj, field: string, read: (o: Obj, path: string) => T | undefined): Array<Located<T>> | undefined {

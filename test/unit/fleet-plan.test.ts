@@ -162,6 +162,6 @@ test('validation lists every problem with its path', () => {
     shares: [{ name: 'S' }],
   });
   assert.deepEqual(problems.map((p) => p.path), [
-    'extra', 'devices[0].trackerID', 'devices[1].name', 'devices[2].groups', 'shares[0]', 'devices[2].trackerID', 'users[0].viewerGroups',
+    'extra', 'devices[0].trackerID', 'devices[1].name', 'devices[2].groups', 'devices[2].trackerID', 'users[0].viewerGroups', 'shares[0]',
   ]);
 });
