@@ -20,7 +20,7 @@ function details(kind: Kind): string {
   return `
 Input: CSV with a header row, NDJSON (one object per line) or a JSON array of objects,
 from a file or stdin (-). The format comes from --format, else the file extension
-(.csv, .ndjson/.jsonl, .json); on stdin it is sniffed ([ → json, { → ndjson, else csv).
+(.csv, .ndjson/.jsonl, .json); on stdin or another extension it is sniffed ([ → json, { → ndjson, else csv).
 Columns / fields: ${COLUMNS[kind]}.
 Group ids are separated by ';', ',' or spaces ("101;102"), or given as a JSON array.
 
