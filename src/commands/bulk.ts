@@ -1,11 +1,14 @@
 /**
  * Bulk operations (delete of several ids): every item is tried, each outcome
  * is reported, and the exit code says whether some failed (7). A single item
- * keeps its own error's exit code (e.g. 4 for not found).
+ * keeps its own error's exit code (e.g. 4 for not found). Several items on a
+ * terminal show a progress line (count, failures, rate) on stderr once the work
+ * lasts long enough to notice; the per-item lines scroll above it.
  */
 import { PartialFailure, TrackctlError } from '../errors.js';
 import type { Context } from '../context.js';
 import { renderList, type Column } from '../io/output.js';
+import { startProgress } from '../io/progress.js';
 
 export interface BulkOutcome {
   id: string | number;
@@ -24,20 +27,31 @@ export async function runBulk<T extends string | number>(
   ids: T[],
   describe: (id: T) => string,
   act: (id: T) => Promise<void>,
+  label?: string,
 ): Promise<void> {
   const outcomes: BulkOutcome[] = [];
   let firstError: unknown;
-  for (const id of ids) {
-    try {
-      await act(id);
-      outcomes.push({ id, ok: true });
-      if (!ctx.globals.quiet) ctx.io.err(`✓ ${describe(id)}`);
-    } catch (err) {
-      if (!(err instanceof TrackctlError)) throw err;
-      firstError ??= err;
-      outcomes.push({ id, ok: false, error: err.message });
-      ctx.io.err(`✗ ${describe(id)}: ${err.message}`);
+  // "delete device 2004" → "delete devices" when the caller names no label.
+  const first = ids[0];
+  const title = label ?? (first === undefined ? 'working' : `${describe(first).replace(/\s+\S+$/, '')}s`);
+  const progress = ids.length > 1 ? startProgress(ctx.io, { label: title, total: ids.length, quiet: ctx.globals.quiet, env: ctx.env }) : undefined;
+  try {
+    for (const id of ids) {
+      try {
+        await act(id);
+        outcomes.push({ id, ok: true });
+        progress?.tick(true);
+        if (!ctx.globals.quiet) ctx.io.err(`✓ ${describe(id)}`);
+      } catch (err) {
+        if (!(err instanceof TrackctlError)) throw err;
+        firstError ??= err;
+        outcomes.push({ id, ok: false, error: err.message });
+        progress?.tick(false);
+        ctx.io.err(`✗ ${describe(id)}: ${err.message}`);
+      }
     }
+  } finally {
+    progress?.stop();
   }
   // Machine formats get the per-item report on stdout; people read the lines above.
   const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT;

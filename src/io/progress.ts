@@ -1,21 +1,39 @@
 /**
  * Spinners and progress counts for people: on stderr, only on a terminal, not
- * with --quiet, and only once work has lasted long enough to notice (300 ms).
- * Nothing of it ever reaches stdout or a pipe.
+ * with --quiet, not under CI, not on TERM=dumb, and only once work has lasted
+ * long enough to notice (300 ms). Nothing of it ever reaches stdout or a pipe.
+ *
+ * ora draws the line. It hooks writes to the terminal streams while it spins,
+ * so message lines written to stderr meanwhile (io.err) land above the spinner
+ * instead of through it; a stdout redirected to a file is never touched.
  */
 import type { IO } from './streams.js';
 
 export interface Progress {
   /** One item finished (bulk work): updates the count and the rate. */
   tick(ok?: boolean): void;
-  /** Replaces the text (e.g. "downloading history: 120,000 reports"). */
+  /** Several items finished at once (a batch of downloaded reports). */
+  add(n: number): void;
+  /** Replaces the label (e.g. "downloading history of unit 2004"). */
   text(label: string): void;
   /** Stops and clears the line; an optional last line stays on stderr. */
   stop(summary?: string): void;
 }
 
-const SHOW_AFTER_MS = 300;
-const silent: Progress = { tick() {}, text() {}, stop() {} };
+export interface ProgressOptions {
+  label: string;
+  /** Known number of items: shows "12/200"; otherwise a running count. */
+  total?: number;
+  /** What is counted, after the count ("reports"); none for bulk items. */
+  unit?: string;
+  quiet?: boolean;
+  /** For CI and TERM (ora itself reads process.env); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  now?: () => number;
+}
+
+export const SHOW_AFTER_MS = 300;
+const silent: Progress = { tick() {}, add() {}, text() {}, stop() {} };
 
 interface Spinner {
   text: string;
@@ -23,8 +41,25 @@ interface Spinner {
   stop(): Spinner;
 }
 
-export function startProgress(io: IO, opts: { label: string; total?: number; quiet?: boolean; now?: () => number }): Progress {
-  if (!io.stderrIsTTY || opts.quiet) return silent;
+function progressWanted(io: IO, opts: ProgressOptions): boolean {
+  if (!io.stderrIsTTY || opts.quiet) return false;
+  const env = opts.env ?? process.env;
+  const ci = env.CI;
+  if (ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false') return false;
+  return env.TERM !== 'dumb';
+}
+
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function formatRate(perSecond: number): string {
+  if (perSecond >= 10) return formatCount(Math.round(perSecond));
+  return perSecond.toFixed(1);
+}
+
+export function startProgress(io: IO, opts: ProgressOptions): Progress {
+  if (!progressWanted(io, opts)) return silent;
   const now = opts.now ?? (() => Date.now());
   const started = now();
   let done = 0;
@@ -36,15 +71,20 @@ export function startProgress(io: IO, opts: { label: string; total?: number; qui
   const line = (): string => {
     if (opts.total === undefined && done === 0) return label;
     const seconds = Math.max((now() - started) / 1000, 0.001);
-    const rate = done / seconds;
-    const count = opts.total === undefined ? `${done.toLocaleString('en-US')}` : `${done.toLocaleString('en-US')}/${opts.total.toLocaleString('en-US')}`;
-    return `${label} ${count}${failed ? ` (${failed} failed)` : ''} · ${rate >= 10 ? Math.round(rate) : rate.toFixed(1)}/s`;
+    const count = opts.total === undefined ? formatCount(done) : `${formatCount(done)}/${formatCount(opts.total)}`;
+    const unit = opts.unit ? ` ${opts.unit}` : '';
+    const failures = failed ? ` (${formatCount(failed)} failed)` : '';
+    return `${label} ${count}${unit}${failures} · ${formatRate(done / seconds)}/s`;
+  };
+  const refresh = (): void => {
+    if (spinner) spinner.text = line();
   };
 
   const timer = setTimeout(() => {
     void import('ora').then(({ default: ora }) => {
       if (stopped) return;
-      spinner = ora({ text: line(), stream: io.stderr, color: 'cyan', discardStdin: false }).start();
+      // The decision is ours (above); discardStdin off so Ctrl-C stays a signal.
+      spinner = ora({ text: line(), stream: io.stderr, color: 'cyan', discardStdin: false, isEnabled: true }).start();
     });
   }, SHOW_AFTER_MS);
   timer.unref();
@@ -53,17 +93,45 @@ export function startProgress(io: IO, opts: { label: string; total?: number; qui
     tick(ok = true) {
       done++;
       if (!ok) failed++;
-      if (spinner) spinner.text = line();
+      refresh();
+    },
+    add(n) {
+      done += n;
+      refresh();
     },
     text(next) {
       label = next;
-      if (spinner) spinner.text = line();
+      refresh();
     },
     stop(summary) {
+      if (stopped) return;
       stopped = true;
       clearTimeout(timer);
       spinner?.stop();
       if (summary) io.err(summary);
     },
+  };
+}
+
+/** The shape of a streaming sink (history): batches in, a running count. */
+export interface BatchSink<T> {
+  readonly count: number;
+  write(items: readonly T[]): Promise<void>;
+  flush(): Promise<void>;
+  end(): Promise<void>;
+}
+
+/** The same sink, counting each written batch on the progress line. */
+export function countBatches<T>(sink: BatchSink<T>, progress: Progress): BatchSink<T> {
+  return {
+    get count() {
+      return sink.count;
+    },
+    async write(items) {
+      await sink.write(items);
+      progress.add(items.length);
+    },
+    flush: () => sink.flush(),
+    end: () => sink.end(),
   };
 }

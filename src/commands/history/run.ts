@@ -5,6 +5,7 @@ import type { Context } from '../../context.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
 import { HISTORY_FORMATS, openHistorySink, type HistoryFormat, type HistorySink } from '../../io/geo/sink.js';
 import { parseFields, parseFormatFrom, type OutputOptions } from '../../io/output.js';
+import { countBatches, startProgress } from '../../io/progress.js';
 import { colorWanted } from '../../io/streams.js';
 import type { Run } from '../action.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointScope } from './checkpoint.js';
@@ -50,7 +51,10 @@ const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
     throw new UsageError('--raw prints one reply as sent; it cannot be used with --follow or --checkpoint');
   }
   const columns = format === 'csv' ? CSV_COLUMNS : TABLE_COLUMNS;
-  const sink = openHistorySink({ format, out, title: `Unit ${plan.id}`, columns, flat: flatReport });
+  // A download to a file or pipe shows its count and rate on a terminal's stderr (on stdout the rows are the progress).
+  const progress = startProgress(ctx.io, { label: `downloading history of unit ${plan.id}:`, unit: 'reports', quiet: ctx.globals.quiet || plan.follow || ctx.io.stdoutIsTTY, env: ctx.env });
+  ctx.onDispose(() => progress.stop());
+  const sink = countBatches(openHistorySink({ format, out, title: `Unit ${plan.id}`, columns, flat: flatReport }), progress);
   const scope: CheckpointScope = { unit: plan.id, reportTypes: plan.reportTypes };
   const file = plan.checkpoint;
   if (file !== undefined) {
@@ -67,6 +71,7 @@ const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
     await streamQuery(await ctx.api(), plan.id, plan.window, sink);
     await sink.end();
   }
+  progress.stop();
   if (sink.count === 0 && out.tty && !ctx.globals.quiet && !plan.follow) ctx.io.err('No reports found.');
 };
 
