@@ -9,7 +9,11 @@ import type { Dispatcher } from 'undici';
 // Only the proxy-aware agent and the request API: undici's index also loads fetch,
 // WebSocket, caches and mocks, which cost a command tens of milliseconds at start-up.
 import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-import undiciRequest from 'undici/lib/api/api-request.js';
+import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
+import undiciApi from 'undici/lib/api/index.js';
+
+// What undici's index does: the proxy agent reaches its upstream through these methods.
+Object.assign(DispatcherBase.prototype, undiciApi);
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
 
@@ -126,7 +130,7 @@ export class HttpClient {
       this.traceRequest(req.method, url, headers, payload);
       let res: StreamResponse;
       try {
-        const r = await undiciRequest.call(this.dispatcher, {
+        const r = await undiciApi.request.call(this.dispatcher, {
           origin: this.origin,
           path: this.basePath + req.path,
           method: req.method,

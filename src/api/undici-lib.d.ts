@@ -4,8 +4,16 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   export default EnvHttpProxyAgent;
 }
 
-declare module 'undici/lib/api/api-request.js' {
+declare module 'undici/lib/dispatcher/dispatcher.js' {
+  import { Dispatcher } from 'undici';
+  export default Dispatcher;
+}
+
+declare module 'undici/lib/api/index.js' {
   import type { Dispatcher } from 'undici';
-  const request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-  export default request;
+  const api: {
+    request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+    [method: string]: unknown;
+  };
+  export default api;
 }

@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { startHarness, type Harness } from '../helpers/cli.js';
 
@@ -123,6 +124,36 @@ describe('HTTP layer: addresses and bodies', () => {
     const html = await h.run(['devices', 'get', '5'], { env });
     assert.equal(html.code, 1);
     assert.match(html.stderr, /not JSON \(status 200\).*<html>hello/);
+  });
+
+  test('HTTP_PROXY is honoured, and NO_PROXY bypasses it', async () => {
+    const seen: string[] = [];
+    // A tunnelling proxy, as HTTPS needs: CONNECT host:port, then bytes both ways.
+    const proxy = createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+      seen.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+    try {
+      const via = await h.run(['devices', 'list', '-o', 'json'], { env: { HTTP_PROXY: proxyUrl } });
+      assert.equal(via.code, 0, via.stderr);
+      assert.deepEqual(seen, [new URL(h.sandbox.url).host], 'the request went through the proxy');
+      seen.length = 0;
+      const direct = await h.run(['devices', 'list', '-o', 'json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      assert.equal(direct.code, 0, direct.stderr);
+      assert.deepEqual(seen, []);
+    } finally {
+      proxy.close();
+    }
   });
 
   test('path segments are percent-encoded', async () => {
