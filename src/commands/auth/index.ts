@@ -38,14 +38,17 @@ export function registerAuth(program: Command, ctx: Context): void {
     .option('--email <address>', 'account e-mail address (env TRACKCTL_EMAIL)')
     .option('--password-stdin', 'read the password from standard input')
     .option('--client-id <id>', 'OAuth client id')
+    .addHelpText('after', examples('trackctl token create --email ops@example.com', 'echo "$PASSWORD" | trackctl token create --email ops@example.com --password-stdin'))
     .action(lazyAction(ctx, async () => (await import('./token.js')).create));
   token
     .command('refresh')
     .description('Renew the access token with the refresh grant')
+    .addHelpText('after', examples('trackctl token refresh', 'trackctl token refresh -p staging'))
     .action(lazyAction(ctx, async () => (await import('./token.js')).refresh));
   token
     .command('show')
     .description("Show the access token's claims, account and user ids and time left (never the token)")
+    .addHelpText('after', examples('trackctl token show', 'trackctl token show -o json | jq .secondsLeft'))
     .action(lazyAction(ctx, async () => (await import('./token.js')).show));
   token
     .command('print')

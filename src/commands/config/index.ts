@@ -17,6 +17,7 @@ export function registerConfig(program: Command, ctx: Context): void {
     .command('get')
     .description('Print one setting')
     .argument('<key>', KEYS)
+    .addHelpText('after', examples('trackctl config get base-url', 'trackctl config get timeout -p ci'))
     .action(lazyAction(ctx, async () => (await load()).get));
   config
     .command('set')
@@ -29,9 +30,11 @@ export function registerConfig(program: Command, ctx: Context): void {
     .command('unset')
     .description('Remove one setting (back to its default)')
     .argument('<key>', KEYS)
+    .addHelpText('after', examples('trackctl config unset output', 'trackctl config unset timeout -p ci'))
     .action(lazyAction(ctx, async () => (await load()).unset));
   config
     .command('path')
     .description('Print the configuration file path')
+    .addHelpText('after', examples('trackctl config path', '$EDITOR "$(trackctl config path)"'))
     .action(lazyAction(ctx, async () => (await load()).path));
 }
