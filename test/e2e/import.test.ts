@@ -199,7 +199,7 @@ describe('import (end to end against the sandbox)', () => {
     const csv = file('c.csv', 'name,tracker-id,type\nX,C1-0001,T\n');
     for (const bad of ['0', '65', 'x']) {
       const r = await run(['devices', 'import', csv, '--concurrency', bad]);
-      assert.equal(r.code, 2, bad);
+      assert.equal(r.code, 2, `${bad}: ${r.stderr}`);
       assert.equal(h.sandbox.requests.length, 0);
     }
   });
