@@ -86,11 +86,12 @@ export async function startPty(args: string[], env: Record<string, string | unde
       `while [ ! -f ${shellQuote(join(dir, 'go'))} ]; do sleep 0.02; done`,
       `env -i ${assignments} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')} ${redirects}`,
       `echo $? > ${shellQuote(join(dir, 'rc.tmp'))} && mv ${shellQuote(join(dir, 'rc.tmp'))} ${shellQuote(join(dir, 'rc'))}`,
+      // The pane stays alive so its last screen can be read (a dead pane's screen is not reliable in tmux 3.3); close() ends it.
+      'exec sleep 600',
       '',
     ].join('\n'),
   );
-  // The pane stays (dead) after the command ends so its last screen can be read.
-  writeFileSync(join(dir, 'tmux.conf'), 'set -g remain-on-exit on\nset -g history-limit 10000\nset -g status off\n');
+  writeFileSync(join(dir, 'tmux.conf'), 'set -g history-limit 10000\nset -g status off\n');
   await tmux('new-session', '-d', '-x', String(opts.cols ?? 100), '-y', String(opts.rows ?? 30), '-s', session, `sh ${shellQuote(join(dir, 'run.sh'))}`);
   await tmux('pipe-pane', '-o', '-t', session, `cat >> ${shellQuote(join(dir, 'pane.log'))}`);
   writeFileSync(join(dir, 'go'), '');
@@ -99,8 +100,7 @@ export async function startPty(args: string[], env: Record<string, string | unde
     dir,
     async screen(o = {}) {
       const { stdout } = await tmux('capture-pane', '-p', ...(o.color ? ['-e'] : []), '-t', session);
-      // A dead pane shows tmux's own "Pane is dead" line: not the program's output.
-      return stdout.replace(/\n*Pane is dead[^\n]*\n?/, '\n').replace(/\n+$/, '');
+      return stdout.replace(/\n+$/, '');
     },
     async waitFor(pattern, timeoutMs = 10_000) {
       const deadline = Date.now() + timeoutMs;

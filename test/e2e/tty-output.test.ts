@@ -1,0 +1,154 @@
+/**
+ * Output for people, checked in a real pseudo-terminal (tmux): tables fitted to
+ * 60 and 120 columns with '…' and relative times, colour on a TTY only (not with
+ * NO_COLOR or --no-color), progress lines on stderr for bulk deletes and long
+ * history downloads while stdout stays data only; and without a terminal, not
+ * one escape byte on stdout or stderr.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHarness, type Harness } from '../helpers/cli.js';
+import { needTool } from '../helpers/tools.js';
+import { runPty } from '../helpers/pty.js';
+
+const ESC = '\u001b';
+const SGR = /\u001b\[[0-9;]*m/g;
+// Any CSI or OSC sequence, for "the terminal got text only".
+const ANY_ESCAPE = /\u001b(\[[0-9;?]*[ -/]*[@-~]|\][^\u0007]*\u0007)/g;
+const RELATIVE = /\b(\d+ (s|min|h|d) ago|in \d+ (s|min|h|d)|never)\b/;
+
+/** The lines the program wrote, as a person saw them (escapes removed, spinner frames split). */
+function writtenLines(transcript: string): string[] {
+  return transcript.replace(ANY_ESCAPE, '').split(/\r?\n|\r/).filter((l) => l !== '');
+}
+
+describe('tables, colour and progress in a real terminal', () => {
+  let h: Harness;
+  let fleet: Array<{ did: number; name: string }>;
+  before(async () => {
+    // Every request takes 25 ms, so 30 deletes last long enough (> 300 ms) to show progress.
+    h = await startHarness({ devices: 40, benchReports: 60_000, faults: 'latency=25ms' });
+    fleet = await h.json<Array<{ did: number; name: string }>>(['devices', 'list']);
+  });
+  after(async () => h.close());
+
+  test('a table in a 60-column terminal fits, marks cuts with … and shows relative times', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const r = await runPty(['shares', 'list'], h.env, { cols: 60 });
+    assert.equal(r.code, 0, r.screen);
+    const lines = writtenLines(r.transcript);
+    assert.equal(lines.length, 4, `header + 3 shares, none wrapped:\n${r.screen}`);
+    for (const line of lines) assert.ok(line.length <= 60, `longer than 60: ${line}`);
+    assert.match(r.screen, /…/);
+    assert.match(r.screen, /\d+ d ago/);
+    assert.match(r.screen, /in \d+ d/);
+  });
+
+  test('the same table at 120 columns shows every cell whole', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const r = await runPty(['devices', 'list', '--group', '102'], h.env, { cols: 120 });
+    assert.equal(r.code, 0, r.screen);
+    const lines = writtenLines(r.transcript);
+    const inGroup = (await h.json<unknown[]>(['devices', 'list', '--group', '102'])).length;
+    assert.equal(lines.length, 1 + inGroup, r.screen);
+    for (const line of lines) assert.ok(line.length <= 120, `longer than 120: ${line}`);
+    assert.doesNotMatch(r.screen, /…/);
+    assert.match(r.screen, /Box truck 06/);
+    assert.match(r.screen, RELATIVE);
+    assert.doesNotMatch(r.screen, /\d{4}-\d\d-\d\dT/, 'no RFC 3339 times on a terminal');
+  });
+
+  test(
+    'devices list at 60 columns keeps ids and relative times whole (drops low-priority columns instead)',
+    { todo: 'src/io/render/table.ts fitWidths crushes every column to 6 cells: "35508…", "16 mi…"' },
+    async (t) => {
+      if (!needTool(t, 'tmux')) return;
+      const r = await runPty(['devices', 'list', '--group', '102'], h.env, { cols: 60 });
+      assert.match(r.screen, /355088213821651/);
+      assert.match(r.screen, RELATIVE);
+    },
+  );
+
+  test('colour on a TTY for state (inactive, low battery, stale, expired); none with NO_COLOR or --no-color', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const colour = { ...h.env, NO_COLOR: undefined };
+    const devices = await runPty(['devices', 'list', '--group', '102'], colour, { cols: 120 });
+    assert.equal(devices.code, 0, devices.screen);
+    const red = devices.colorScreen.split('\n').find((l) => l.startsWith('2012')) ?? '';
+    assert.match(red, /\u001b\[31m\s*no/, `inactive forklift in red:\n${devices.colorScreen}`);
+    assert.match(devices.colorScreen, /\u001b\[33m\s*10\b/, 'low battery in yellow');
+    assert.match(devices.colorScreen, /\u001b\[33m\s*\d+ d ago/, 'stale unit in yellow');
+    const shares = await runPty(['shares', 'list'], colour, { cols: 120 });
+    const expired = shares.colorScreen.split('\n').find((l) => l.includes('(expired)')) ?? '';
+    assert.match(expired, /\u001b\[3\dm/, `expired share coloured:\n${shares.colorScreen}`);
+
+    for (const [env, flags] of [[{ ...h.env, NO_COLOR: '1' }, []], [colour, ['--no-color']]] as const) {
+      const plain = await runPty(['devices', 'list', '--group', '102', ...flags], env, { cols: 120 });
+      assert.equal(plain.code, 0);
+      assert.doesNotMatch(plain.transcript, SGR, `colour despite ${flags.length ? '--no-color' : 'NO_COLOR'}`);
+      assert.match(plain.screen, RELATIVE, 'still a table for people');
+    }
+  });
+
+  test('bulk delete shows a progress line (count and rate) on the terminal; stdout stays data only', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const ids = fleet.filter((u) => u.name.startsWith('Fleet unit')).slice(0, 30).map((u) => String(u.did));
+    assert.equal(ids.length, 30);
+    const r = await runPty(['devices', 'delete', ...ids, '--yes', '-o', 'json'], { ...h.env, NO_COLOR: undefined }, { stdoutToFile: true });
+    assert.equal(r.code, 0, r.screen);
+    assert.match(r.transcript, /delete devices \d+\/30 · [\d.,]+\/s/, `no progress line:\n${r.transcript.slice(0, 2000)}`);
+    assert.doesNotMatch(r.screen, /delete devices \d+\/30/, 'the progress line is cleared at the end');
+    assert.match(r.screen, /✓ delete device \d+/);
+    assert.ok(!r.stdout.includes(ESC), 'no escape bytes in stdout');
+    const report = JSON.parse(r.stdout) as Array<{ id: number; ok: boolean }>;
+    assert.equal(report.length, 30);
+    assert.ok(report.every((o) => o.ok));
+  });
+
+  test('a long history download to a file shows count and rate on the terminal; the file stays clean', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const { BENCH_UNIT_ID } = await import('../../src/sandbox/index.js');
+    const r = await runPty(['history', String(BENCH_UNIT_ID), '--all', '-o', 'gpx'], h.env, { stdoutToFile: true });
+    assert.equal(r.code, 0, r.screen);
+    assert.match(r.transcript, /downloading history of unit \d+: [\d,]+ reports · [\d.,]+\/s/);
+    assert.doesNotMatch(r.screen, /downloading history/, 'cleared at the end');
+    assert.ok(!r.stdout.includes(ESC), 'no escape bytes in the GPX');
+    assert.match(r.stdout, /^<\?xml/);
+    assert.match(r.stdout.trimEnd(), /<\/gpx>$/);
+
+    const quiet = await runPty(['history', String(BENCH_UNIT_ID), '--all', '-o', 'ndjson', '-q'], h.env, { stdoutToFile: true });
+    assert.equal(quiet.code, 0);
+    assert.doesNotMatch(quiet.transcript, /downloading history/, '--quiet shows no progress');
+  });
+});
+
+describe('without a terminal: not one escape byte', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness({ devices: 12, benchReports: 60_000, faults: 'latency=25ms' });
+  });
+  after(async () => h.close());
+
+  test('tables, history, prompts refused and a slow bulk delete, with colour not even disabled by NO_COLOR', async () => {
+    const env = { NO_COLOR: undefined, TERM: 'xterm-256color' };
+    const { BENCH_UNIT_ID } = await import('../../src/sandbox/index.js');
+    const units = await h.json<Array<{ did: number; name: string }>>(['devices', 'list']);
+    const ids = units.filter((u) => u.name.startsWith('Fleet unit')).map((u) => String(u.did));
+    const runs: string[][] = [
+      ['devices', 'list'],
+      ['users', 'list'],
+      ['shares', 'list'],
+      ['units'],
+      ['devices', 'get', '2004'],
+      ['history', String(BENCH_UNIT_ID), '--all', '-o', 'gpx'],
+      ['users', 'create'],
+      ['devices', 'delete', '2004'],
+      ['devices', 'delete', ...ids, '--yes'],
+    ];
+    for (const args of runs) {
+      const r = await h.run(args, { env });
+      assert.ok(!r.stdout.includes(ESC), `${args.join(' ')}: escape bytes on stdout`);
+      assert.ok(!r.stderr.includes(ESC), `${args.join(' ')}: escape bytes on stderr: ${JSON.stringify(r.stderr.slice(0, 200))}`);
+    }
+  });
+});
