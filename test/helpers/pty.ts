@@ -83,6 +83,9 @@ export async function startPty(args: string[], env: Record<string, string | unde
     join(dir, 'run.sh'),
     [
       `cd ${shellQuote(ROOT)}`,
+      // Ctrl-C reaches the whole foreground group: the wrapper must outlive it to record the status
+      // (a handler, not an ignore: the command must still get SIGINT's default action).
+      `trap 'true' INT`,
       `while [ ! -f ${shellQuote(join(dir, 'go'))} ]; do sleep 0.02; done`,
       `env -i ${assignments} ${shellQuote(process.execPath)} ${shellQuote(BIN)} ${args.map(shellQuote).join(' ')} ${redirects}`,
       `echo $? > ${shellQuote(join(dir, 'rc.tmp'))} && mv ${shellQuote(join(dir, 'rc.tmp'))} ${shellQuote(join(dir, 'rc'))}`,
