@@ -20,14 +20,8 @@ describe('groups', () => {
     await h.close();
   });
 
-  const sent = () => h.sandbox.requests.map((r) => `${r.method} ${r.path}`);
-  async function expectUsage(args: string[], mention: string): Promise<void> {
-    h.sandbox.clearRequests();
-    const r = await h.run(args);
-    assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
-    assert.ok(r.stderr.includes(mention), `stderr names ${mention}: ${r.stderr}`);
-    assert.deepEqual(sent(), [], 'nothing is sent');
-  }
+  const sent = () => h.sent();
+  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
 
   test('list: JSON array of the records as sent; one request, no name look-ups off a terminal', async () => {
     h.sandbox.clearRequests();

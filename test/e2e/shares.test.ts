@@ -25,14 +25,8 @@ describe('shares', () => {
     await h.close();
   });
 
-  const sent = () => h.sandbox.requests.map((r) => `${r.method} ${r.path}`);
-  async function expectUsage(args: string[], mention: string): Promise<void> {
-    h.sandbox.clearRequests();
-    const r = await h.run(args);
-    assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
-    assert.ok(r.stderr.includes(mention), `stderr names ${mention}: ${r.stderr}`);
-    assert.deepEqual(sent(), [], 'nothing is sent');
-  }
+  const sent = () => h.sent();
+  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
   /** Creates a share and returns the record and the POST body as the sandbox received it. */
   async function create(args: string[]): Promise<{ share: ShareRec; body: unknown }> {
     h.sandbox.clearRequests();

@@ -30,14 +30,8 @@ describe('units', () => {
     await h.close();
   });
 
-  const sent = () => h.sandbox.requests.map((r) => `${r.method} ${r.path}`);
-  async function expectUsage(args: string[], mention: string): Promise<void> {
-    h.sandbox.clearRequests();
-    const r = await h.run(args);
-    assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
-    assert.ok(r.stderr.includes(mention), `stderr names ${mention}: ${r.stderr}`);
-    assert.deepEqual(sent(), [], 'nothing is sent');
-  }
+  const sent = () => h.sent();
+  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
 
   test('one GET /all-units/ with the cookie; every record of the four collections with its category', async () => {
     h.sandbox.clearRequests();

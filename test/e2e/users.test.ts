@@ -24,14 +24,8 @@ describe('users', () => {
     await h.close();
   });
 
-  const sent = () => h.sandbox.requests.map((r) => `${r.method} ${r.path}`);
-  async function expectUsage(args: string[], mention: string): Promise<void> {
-    h.sandbox.clearRequests();
-    const r = await h.run(args);
-    assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
-    assert.match(r.stderr, new RegExp(mention.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
-    assert.deepEqual(sent(), [], 'nothing is sent');
-  }
+  const sent = () => h.sent();
+  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
 
   test('list: unversioned GET /users/ sent with the session cookie; tracked users carry their device', async () => {
     h.sandbox.clearRequests();

@@ -2,6 +2,7 @@
  * End-to-end harness: the real binary (bin/trackctl.js → dist/) spawned against
  * a real sandbox on a loopback port, with its own config and data directories.
  */
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,6 +56,10 @@ export interface Harness {
   /** Runs and asserts exit 0, returning stdout parsed as JSON. */
   json<T = unknown>(args: string[], opts?: RunOptions): Promise<T>;
   login(method?: 'token' | 'session' | 'both'): Promise<void>;
+  /** "METHOD /path" of every request the sandbox logged since the last clearRequests(). */
+  sent(): string[];
+  /** Asserts exit 2, a message naming `mention`, and not one request sent. */
+  expectUsage(args: string[], mention: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,6 +87,14 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
     async login(method = 'both') {
       const r = await runCli(['login', '--email', DEMO.email, '--password-stdin', '--method', method], env, { input: `${DEMO.password}\n` });
       if (r.code !== 0) throw new Error(`login failed (${r.code}): ${r.stderr}`);
+    },
+    sent: () => sandbox.requests.map((r) => `${r.method} ${r.path}`),
+    async expectUsage(args, mention) {
+      sandbox.clearRequests();
+      const r = await runCli(args, env);
+      assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
+      assert.ok(r.stderr.includes(mention), `stderr names ${mention}: ${r.stderr}`);
+      assert.deepEqual(h.sent(), [], 'nothing is sent');
     },
     async close() {
       await sandbox.close();

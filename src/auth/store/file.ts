@@ -7,9 +7,9 @@
  * directory, then rename) under a short inter-process lock, so concurrent
  * saves for different profiles do not lose each other.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError } from '../../errors.js';
 import { withFileLock } from '../lock.js';
 import { sanitizeCredentials, type SecretStore, type StoredCredentials } from './types.js';
@@ -115,20 +115,11 @@ export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 
-/** Writes a temp file 0600 beside the target, flushes it, renames it over. */
-export async function writeAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(tmp, 'wx', 0o600);
+/** The credentials file, written atomically and readable by its owner only. */
+async function writeAtomic(path: string, data: string): Promise<void> {
   try {
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, path);
+    await writeFileAtomic(path, data);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
     throw new TrackctlError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
   }
 }

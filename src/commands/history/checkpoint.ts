@@ -3,9 +3,9 @@
  * fsync, rename) and only after the run's output is flushed; a run that fails saves
  * nothing, so the next run starts again from the last good checkpoint.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError, UsageError } from '../../errors.js';
 import { Cursor } from './cursor.js';
 
@@ -72,33 +72,9 @@ export async function saveCheckpoint(file: string, scope: CheckpointScope, curso
     savedAt: new Date(nowMs).toISOString(),
   };
   await mkdir(dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const handle = await open(tmp, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(data)}\n`);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
+    await writeFileAtomic(file, `${JSON.stringify(data)}\n`);
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
     throw new TrackctlError(`cannot save checkpoint ${file}: ${(err as Error).message}`);
-  }
-  await syncDir(dirname(file));
-}
-
-/** Makes the rename durable; not every platform can open a directory, which is fine. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort
   }
 }
