@@ -70,7 +70,9 @@ export interface Context {
   session(): Promise<Session>;
   api(): Promise<Api>;
   /** Output options from -o/--fields/--no-header; `fields` lists what --fields may name, checked before any request. */
-  output(opts?: { allowed?: readonly string[]; fallback?: OutputFormat; fields?: readonly string[] }): Promise<OutputOptions>;
+  output(opts?: { fields?: readonly string[] }): Promise<OutputOptions>;
+  /** For a command with formats of its own (history: geojson, gpx, kml): the chosen one, and options for the shared renderers. */
+  outputAs<F extends string>(allowed: readonly F[], opts?: { fields?: readonly string[] }): Promise<{ format: F; out: OutputOptions }>;
   /** Prompts are allowed: stdin and stderr are terminals, not --no-input, not CI. */
   interactive(): boolean;
   /** Register cleanup (closing the dispatcher, the in-process sandbox). */
@@ -173,28 +175,31 @@ export function createContext(
       }),
 
     async output(opts) {
-      const { parseFormat, parseFields } = await import('./io/output.js');
+      const { OUTPUT_FORMATS } = await import('./io/output.js');
+      const { format, out } = await ctx.outputAs<OutputFormat>(OUTPUT_FORMATS, opts);
+      return { ...out, format };
+    },
+
+    async outputAs(allowed, opts) {
+      const { parseFormatFrom, parseFields } = await import('./io/output.js');
       const settings = await ctx.settings();
-      const requested = ctx.globals.output ?? env.TRACKCTL_OUTPUT ?? settings.output;
-      const format = requested
-        ? parseFormat(requested, opts?.allowed)
-        : io.stdoutIsTTY
-          ? 'table'
-          : (opts?.fallback ?? 'table');
+      const requested = ctx.globals.output ?? (env.TRACKCTL_OUTPUT || undefined) ?? settings.output;
+      const format = parseFormatFrom(requested ?? 'table', allowed);
       const fields = parseFields(ctx.globals.fields);
       const unknown = opts?.fields && fields?.filter((f) => !opts.fields?.includes(f));
       if (unknown && unknown.length > 0) {
         throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${opts?.fields?.join(', ')}`);
       }
-      return {
+      const out: OutputOptions = {
         io,
-        format,
+        format: 'table',
         fields,
         header: ctx.globals.header,
         color: colorWanted(io.stdoutIsTTY, env, !ctx.globals.color),
         tty: io.stdoutIsTTY,
         now: () => clock.now(),
       };
+      return { format, out };
     },
 
     interactive() {

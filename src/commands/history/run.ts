@@ -3,10 +3,8 @@ import type { Api } from '../../api/client.js';
 import { withFileLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
-import { HISTORY_FORMATS, openHistorySink, type HistoryFormat, type HistorySink } from '../../io/geo/sink.js';
-import { parseFields, parseFormatFrom, type OutputOptions } from '../../io/output.js';
+import { HISTORY_FORMATS, openHistorySink, type HistorySink } from '../../io/geo/sink.js';
 import { countBatches, startProgress } from '../../io/progress.js';
-import { colorWanted } from '../../io/streams.js';
 import type { Run } from '../action.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointScope } from './checkpoint.js';
 import { CSV_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
@@ -17,22 +15,6 @@ import { streamQuery, streamRaw } from './query.js';
 
 /** Consecutive failed polls --follow rides out (with a warning) before it gives up. */
 const MAX_FAILED_POLLS = 5;
-
-async function historyOutput(ctx: Context): Promise<{ format: HistoryFormat; out: OutputOptions }> {
-  const settings = await ctx.settings();
-  const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT ?? settings.output;
-  const format: HistoryFormat = requested ? parseFormatFrom(requested, HISTORY_FORMATS) : 'table';
-  const out: OutputOptions = {
-    io: ctx.io,
-    format: 'table', // replaced per format by the sink
-    fields: parseFields(ctx.globals.fields),
-    header: ctx.globals.header,
-    color: colorWanted(ctx.io.stdoutIsTTY, ctx.env, !ctx.globals.color),
-    tty: ctx.io.stdoutIsTTY,
-    now: () => ctx.clock.now(),
-  };
-  return { format, out };
-}
 
 export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
   try {
@@ -46,7 +28,7 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
 
 const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now());
-  const { format, out } = await historyOutput(ctx);
+  const { format, out } = await ctx.outputAs(HISTORY_FORMATS);
   if (ctx.globals.raw && (plan.follow || plan.checkpoint !== undefined)) {
     throw new UsageError('--raw prints one reply as sent; it cannot be used with --follow or --checkpoint');
   }
