@@ -106,7 +106,7 @@ describe('tables, colour and progress in a real terminal', () => {
     assert.ok(report.every((o) => o.ok));
   });
 
-  test('Ctrl-C during a bulk delete: exit 130, the progress line cleared and the cursor shown again', async (t) => {
+  test('Ctrl-C during a bulk delete stops after the item in flight: exit 130, says what was done, line cleared, cursor shown', async (t) => {
     if (!needTool(t, 'tmux')) return;
     const ids = fleet.filter((u) => u.name.startsWith('Fleet unit')).slice(30, 60).map((u) => String(u.did));
     const pty = await startPty(['devices', 'delete', ...ids, '--yes'], h.env, { stdoutToFile: true });
@@ -117,7 +117,12 @@ describe('tables, colour and progress in a real terminal', () => {
       const raw = pty.transcript();
       const after = raw.slice(raw.lastIndexOf('delete devices'));
       assert.match(after, /\u001b\[\?25h/, 'cursor shown again');
-      assert.doesNotMatch(await pty.screen(), /delete devices \d+\/30/, 'progress line cleared');
+      const screen = await pty.screen();
+      assert.doesNotMatch(screen, /delete devices \d+\/30/, 'progress line cleared');
+      const done = Number(/interrupted: (\d+) of 30 done; the rest were not tried/.exec(screen)?.[1]);
+      assert.ok(done > 0 && done < 30, screen);
+      const left = await h.json<Array<{ did: number }>>(['devices', 'list']);
+      assert.equal(ids.filter((id) => left.some((u) => String(u.did) === id)).length, 30 - done, 'exactly the reported number deleted');
     } finally {
       await pty.close();
     }
