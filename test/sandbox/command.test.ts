@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -41,8 +41,9 @@ describe('trackctl sandbox', () => {
     assert.equal(ok.accessTtl, 60);
   });
 
-  test('start prints base-url first, serves until stopped, then persists; reset removes the state', async () => {
+  test('start prints base-url first, serves until stopped, then persists; reset removes the state', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-cmd-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const ctx = fakeCtx(dir);
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
@@ -65,8 +66,9 @@ describe('trackctl sandbox', () => {
     assert.match(ctx.err.join('\n'), /nothing to do/);
   });
 
-  test('start reports a port in use as a usage error', async () => {
+  test('start reports a port in use as a usage error', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-cmd-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const ctx = fakeCtx(dir);
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { resetState, startSandbox } from '../../src/sandbox/index.js';
@@ -53,8 +53,9 @@ describe('routing', () => {
 });
 
 describe('persistence', () => {
-  test('state survives a restart: records, sessions and tokens (secret kept); reset removes it', async () => {
+  test('state survives a restart: records, sessions and tokens (secret kept); reset removes it', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-state-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const stateFile = join(dir, 'nested', 'state.json');
     let sb = await startSandbox({ stateFile, now: () => T0 * 1000 });
     const token = str((await passwordGrant(sb.url)).json.access_token);
@@ -82,8 +83,9 @@ describe('persistence', () => {
     assert.equal(resetState(stateFile), false);
   });
 
-  test('a corrupt state file is a clear error', async () => {
+  test('a corrupt state file is a clear error', async (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'sandbox-bad-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const stateFile = join(dir, 'state.json');
     writeFileSync(stateFile, '{oops');
     await assert.rejects(startSandbox({ stateFile }), /not valid JSON.*sandbox reset/);
