@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
+import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 // Only the proxy-aware agent and the request API: undici's index also loads fetch,
 // WebSocket, caches and mocks, which cost a command tens of milliseconds at start-up.
@@ -14,6 +15,11 @@ import undiciApi from 'undici/lib/api/index.js';
 
 // What undici's index does: the proxy agent reaches its upstream through these methods.
 Object.assign(DispatcherBase.prototype, undiciApi);
+
+// undici parses HTTP with a WebAssembly module. V8 recompiles it with its optimising
+// tier in the background, and the process cannot exit until that is done: well over
+// 100 ms after a command's work has finished. The baseline tier parses fast enough.
+setFlagsFromString('--liftoff-only');
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
 
@@ -113,7 +119,8 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    // Every request has finished by now; waiting for idle keep-alive sockets to close politely only delays the exit.
+    await this.dispatcher.destroy();
   }
 
   private async withRetries<T>(req: HttpRequest, read: (res: StreamResponse) => Promise<T>): Promise<T> {
