@@ -137,7 +137,7 @@ function messageOf(text: string): string {
 
 function errorFor(req: ApiRequest, status: number, text: string): Error {
   const message = messageOf(text);
-  if (status === 404) return new NotFoundError(`not found: ${message}`);
+  if (status === 404) return new NotFoundError(/not found/i.test(message) ? message : `not found: ${message}`);
   if (status === 401) return new AuthError(`not authorised (401): ${message}`, { hint: 'Sign in with: trackctl login' });
   return new ApiError(`${req.method} ${req.path} failed (${status}): ${message}`, status);
 }
