@@ -31,7 +31,7 @@ export function registerSandbox(program: Command, ctx: Context): void {
         'trackctl sandbox start',
         'trackctl sandbox start --port 8080 --memory --log',
         'trackctl sandbox start --faults "error=0.1,status=502|503,429=0.05,retry-after=1,seed=7"',
-        'URL=$(trackctl sandbox start --memory | head -1 | cut -d" " -f2) &',
+        'trackctl sandbox start --memory > sandbox.out & sleep 1; export TRACKCTL_BASE_URL=$(head -1 sandbox.out | cut -d" " -f2)',
       ) + '\nDemo account: demo@example.com / demo. Control endpoints: see docs/sandbox.md (/_sandbox/...).\n',
     )
     .action(async (opts: StartOptions) => {
