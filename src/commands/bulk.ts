@@ -17,9 +17,9 @@ export interface BulkOutcome {
 }
 
 const COLUMNS: Column[] = [
-  { key: 'id', header: 'ID' },
-  { key: 'ok', header: 'OK', kind: 'bool' },
-  { key: 'error', header: 'ERROR' },
+  { key: 'id', header: 'ID', priority: 1 },
+  { key: 'ok', header: 'OK', kind: 'bool', priority: 1 },
+  { key: 'error', header: 'ERROR', shrink: true },
 ];
 
 export async function runBulk<T extends string | number>(

@@ -16,9 +16,9 @@ const ACTION_TONE: Record<string, Tone> = {
 };
 
 export const PLAN_COLUMNS: Column[] = [
-  { key: 'action', header: 'ACTION', tone: (r) => ACTION_TONE[String(r.action)] },
-  { key: 'kind', header: 'KIND' },
-  { key: 'key', header: 'KEY', shrink: true },
+  { key: 'action', header: 'ACTION', priority: 2, tone: (r) => ACTION_TONE[String(r.action)] },
+  { key: 'kind', header: 'KIND', priority: 1 },
+  { key: 'key', header: 'KEY', shrink: true, priority: 2 },
   { key: 'details', header: 'DETAILS', shrink: true },
 ];
 
@@ -26,7 +26,7 @@ export const PLAN_COLUMNS: Column[] = [
 export const RESULT_COLUMNS: Column[] = [
   { key: 'phase', header: 'PHASE' },
   ...PLAN_COLUMNS,
-  { key: 'outcome', header: 'OUTCOME', tone: (r) => (r.outcome === 'failed' ? 'bad' : r.outcome === 'skipped' ? 'warn' : undefined) },
+  { key: 'outcome', header: 'OUTCOME', priority: 2, tone: (r) => (r.outcome === 'failed' ? 'bad' : r.outcome === 'skipped' ? 'warn' : undefined) },
   { key: 'error', header: 'ERROR', shrink: true },
 ];
 

@@ -12,12 +12,12 @@ import type { ReportRecord } from './engine.js';
 
 export function reportColumns(users: boolean): Column[] {
   return [
-    { key: 'row', header: 'ROW', kind: 'number' },
-    { key: 'key', header: users ? 'EMAIL' : 'KEY' },
-    { key: 'outcome', header: 'OUTCOME' },
-    { key: 'id', header: 'ID', kind: 'number' },
-    { key: 'groups', header: 'GROUPS', kind: 'list' },
-    ...(users ? [{ key: 'viewerGroups', header: 'VIEWER GROUPS', kind: 'list' as const }] : []),
+    { key: 'row', header: 'ROW', kind: 'number', priority: 2 },
+    { key: 'key', header: users ? 'EMAIL' : 'KEY', shrink: true, priority: 2 },
+    { key: 'outcome', header: 'OUTCOME', priority: 2 },
+    { key: 'id', header: 'ID', kind: 'number', priority: 1 },
+    { key: 'groups', header: 'GROUPS', kind: 'list', priority: -1 },
+    ...(users ? [{ key: 'viewerGroups', header: 'VIEWER GROUPS', kind: 'list' as const, priority: -1 }] : []),
     { key: 'error', header: 'ERROR', shrink: true },
   ];
 }

@@ -58,16 +58,32 @@ describe('tables, colour and progress in a real terminal', () => {
     assert.doesNotMatch(r.screen, /\d{4}-\d\d-\d\dT/, 'no RFC 3339 times on a terminal');
   });
 
-  test(
-    'devices list at 60 columns keeps ids and relative times whole (drops low-priority columns instead)',
-    { todo: 'src/io/render/table.ts fitWidths crushes every column to 6 cells: "35508…", "16 mi…"' },
-    async (t) => {
-      if (!needTool(t, 'tmux')) return;
-      const r = await runPty(['devices', 'list', '--group', '102'], h.env, { cols: 60 });
-      assert.match(r.screen, /355088213821651/);
-      assert.match(r.screen, RELATIVE);
-    },
-  );
+  test('devices list at 60 columns keeps ids, headers and relative times whole (drops low-priority columns instead)', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const r = await runPty(['devices', 'list', '--group', '102'], h.env, { cols: 60 });
+    assert.equal(r.code, 0, r.screen);
+    const lines = writtenLines(r.transcript);
+    const inGroup = await h.json<Array<{ did: number; trackerID: string }>>(['devices', 'list', '--group', '102']);
+    assert.equal(lines.length, 1 + inGroup.length, `one line per row, none wrapped:\n${r.screen}`);
+    for (const line of lines) assert.ok(line.length <= 60, `longer than 60: ${line}`);
+    assert.match(lines[0] ?? '', /^ DID {2}NAME +TRACKER ID {2,}ACTIVE {2}LAST REPORT$/, `whole headers:\n${r.screen}`);
+    assert.doesNotMatch(lines[0] ?? '', /GROUPS|TYPE/, 'the low-priority columns are left out');
+    assert.match(r.screen, /355088213821651/);
+    for (const unit of inGroup) assert.ok(r.screen.includes(`${unit.did}  `) && r.screen.includes(unit.trackerID), `${unit.did} whole`);
+    for (const line of lines.slice(1)) assert.match(line, /(\d+ (s|min|h|d) ago|just now|never)$/, 'the last report, whole');
+    assert.doesNotMatch(r.screen, /\d+ mi…|\d…/, 'no cut numbers or times');
+  });
+
+  test('users list at 60 columns stays readable: uid, name, e-mail, type; lists left out', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const r = await runPty(['users', 'list'], h.env, { cols: 60 });
+    assert.equal(r.code, 0, r.screen);
+    const lines = writtenLines(r.transcript);
+    for (const line of lines) assert.ok(line.length <= 60, `longer than 60: ${line}`);
+    assert.match(lines[0] ?? '', /^ UID {2}NAME +EMAIL +TYPE +ACTIVE$/, r.screen);
+    assert.match(r.screen, /2001 {2}Demo Admin {4}demo@example\.com +dispatcher +yes/);
+    assert.match(r.screen, /trackedUser/);
+  });
 
   test('colour on a TTY for state (inactive, low battery, stale, expired); none with NO_COLOR or --no-color', async (t) => {
     if (!needTool(t, 'tmux')) return;

@@ -4,6 +4,7 @@ import { PassThrough } from 'node:stream';
 import type { IO } from '../../src/io/streams.js';
 import { renderList, renderRecord, type Column, type OutputOptions, type Rec } from '../../src/io/output.js';
 import { displayWidth } from '../../src/io/render/width.js';
+import { fitWidths } from '../../src/io/render/table.js';
 
 const NOW_MS = 1_800_000_000_000;
 const NOW_S = NOW_MS / 1000;
@@ -144,4 +145,64 @@ test('a record piped is the same TSV as a one-row list', async () => {
   const opts = tableOptions(false, { fields: ['did', 'name'] });
   await renderRecord({ did: 9, name: 'n' }, columns, opts);
   assert.equal(opts.io.text(), 'DID\tNAME\n9\tn\n');
+});
+
+test('fitWidths: natural widths when they fit; shrinkable columns cut first, never below their minimum', () => {
+  const col = (natural: number, min = natural, priority = 0) => ({ natural, min, priority });
+  assert.deepEqual(fitWidths([col(4), col(20, 10), col(15)], 80), [4, 20, 15]);
+  // 4 + 2 + 16 + 2 + 15 = 39: only the shrinkable column gives way.
+  assert.deepEqual(fitWidths([col(4), col(20, 10), col(15)], 39), [4, 16, 15]);
+  // The widest shrinkable column is cut first, towards the next widest.
+  assert.deepEqual(fitWidths([col(30, 10), col(20, 10)], 44), [22, 20]);
+  assert.deepEqual(fitWidths([col(30, 10), col(20, 10)], 36), [17, 17]);
+});
+
+test('fitWidths: leaves out the lowest-priority columns (rightmost first among equals) instead of cutting ids', () => {
+  const col = (natural: number, priority: number, min = natural) => ({ natural, min, priority });
+  // id, name (shrinkable), tracker id, groups (low), battery
+  const columns = [col(4, 3), col(40, 2, 10), col(15, 2), col(8, -1), col(7, 0)];
+  // At 60 every column fits once the name gives way: nothing is left out.
+  assert.deepEqual(fitWidths(columns, 60), [4, 18, 15, 8, 7]);
+  assert.deepEqual(fitWidths(columns, 45), [4, 13, 15, 0, 7]);
+  assert.deepEqual(fitWidths(columns, 33), [4, 10, 15, 0, 0]);
+  assert.deepEqual(fitWidths(columns, 20), [4, 14, 0, 0, 0]);
+  // Equal priorities: the rightmost goes first.
+  assert.deepEqual(fitWidths([col(5, 0), col(5, 0), col(5, 0)], 12), [5, 5, 0]);
+  // A single column wider than the terminal is the one case cut below its minimum.
+  assert.deepEqual(fitWidths([col(50, 0), col(5, -1)], 20), [20, 0]);
+});
+
+test('a 60-column terminal table keeps ids, numbers, times and headers whole and drops low-priority columns', async () => {
+  const fleet: Rec[] = Array.from({ length: 5 }, (_, i) => ({
+    did: 2004 + i, name: `Ford Transit with a long name ${i}`, trackerID: `35749441421403${i}`, deviceType: 'GV500MAP',
+    isActive: 1, lastBatteryLevel: 83, lastGPSTimestamp: NOW_S - 960, groupMember: [101, 103],
+  }));
+  const fleetColumns: Column[] = [
+    { key: 'did', header: 'DID', kind: 'number', priority: 3 },
+    { key: 'name', header: 'NAME', shrink: true, priority: 2 },
+    { key: 'trackerID', header: 'TRACKER ID', priority: 2 },
+    { key: 'deviceType', header: 'TYPE', shrink: true, priority: -1 },
+    { key: 'isActive', header: 'ACTIVE', kind: 'bool', priority: 1 },
+    { key: 'lastBatteryLevel', header: 'BATTERY', kind: 'number' },
+    { key: 'lastGPSTimestamp', header: 'LAST REPORT', kind: 'time', priority: 1 },
+    { key: 'groupMember', header: 'GROUPS', kind: 'list', priority: -2 },
+  ];
+  const opts = tableOptions(true, { width: 60 });
+  await renderList(fleet, fleetColumns, opts);
+  const lines = opts.io.text().trimEnd().split('\n');
+  for (const line of lines) assert.ok(displayWidth(line) <= 60, `${JSON.stringify(line)} fits in 60`);
+  assert.match(lines[0] ?? '', /^ DID {2}NAME +TRACKER ID {7}ACTIVE {2}LAST REPORT$/, 'whole headers; GROUPS, TYPE, BATTERY left out');
+  assert.match(lines[1] ?? '', /^2004 {2}Ford Transit wi… {2}357494414214030 {2}yes {5}16 min ago$/);
+
+  // Wide enough: every column whole, nothing marked.
+  const wide = tableOptions(true, { width: 120 });
+  await renderList(fleet, fleetColumns, wide);
+  assert.doesNotMatch(wide.io.text(), /…/);
+  assert.match(wide.io.text().split('\n')[0] ?? '', /TYPE .* BATTERY .* GROUPS$/);
+
+  // Piped output is unchanged: every column, full values.
+  const piped = tableOptions(false, { width: 60 });
+  await renderList(fleet, fleetColumns, piped);
+  assert.equal(piped.io.text().split('\n')[0], 'DID\tNAME\tTRACKER ID\tTYPE\tACTIVE\tBATTERY\tLAST REPORT\tGROUPS');
+  assert.match(piped.io.text(), /Ford Transit with a long name 0\t357494414214030\tGV500MAP\t1\t83\t/);
 });

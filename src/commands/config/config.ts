@@ -5,8 +5,8 @@ import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
 
 const COLUMNS: Column[] = [
-  { key: 'key', header: 'KEY' },
-  { key: 'value', header: 'VALUE' },
+  { key: 'key', header: 'KEY', priority: 1 },
+  { key: 'value', header: 'VALUE', shrink: true, priority: 1 },
   { key: 'source', header: 'SOURCE' },
 ];
 

@@ -1,4 +1,8 @@
-/** How units look in tables; JSON, NDJSON and YAML print the records unchanged. */
+/**
+ * How units look in tables; JSON, NDJSON and YAML print the records unchanged.
+ * On a narrow terminal GROUPS goes first, then TYPE, then BATTERY; ids, names
+ * and the last report stay (see Column.priority).
+ */
 import type { Column, Rec } from '../../io/output.js';
 import type { UnitKind } from '../../api/units.js';
 
@@ -7,11 +11,11 @@ const STALE_S = 24 * 3600;
 
 export function unitColumns(kind: UnitKind, nowMs: number): Column[] {
   return [
-    { key: 'did', header: 'DID', kind: 'number' },
-    { key: 'name', header: 'NAME', shrink: true },
-    kind === 'devices' ? { key: 'trackerID', header: 'TRACKER ID' } : { key: 'uniqueID', header: 'UNIQUE ID' },
-    { key: 'deviceType', header: 'TYPE', shrink: true },
-    { key: 'isActive', header: 'ACTIVE', kind: 'bool', tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
+    { key: 'did', header: 'DID', kind: 'number', priority: 3 },
+    { key: 'name', header: 'NAME', shrink: true, priority: 2 },
+    kind === 'devices' ? { key: 'trackerID', header: 'TRACKER ID', priority: 2 } : { key: 'uniqueID', header: 'UNIQUE ID', priority: 2 },
+    { key: 'deviceType', header: 'TYPE', shrink: true, priority: -1 },
+    { key: 'isActive', header: 'ACTIVE', kind: 'bool', priority: 1, tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
     {
       key: 'lastBatteryLevel',
       header: 'BATTERY',
@@ -22,8 +26,9 @@ export function unitColumns(kind: UnitKind, nowMs: number): Column[] {
       key: 'lastGPSTimestamp',
       header: 'LAST REPORT',
       kind: 'time',
+      priority: 1,
       tone: (r: Rec) => (typeof r.lastGPSTimestamp === 'number' && nowMs / 1000 - r.lastGPSTimestamp > STALE_S ? 'warn' : undefined),
     },
-    { key: 'groupMember', header: 'GROUPS', kind: 'list' },
+    { key: 'groupMember', header: 'GROUPS', kind: 'list', priority: -2 },
   ];
 }

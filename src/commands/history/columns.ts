@@ -9,16 +9,18 @@ export function flatReport(feature: ReportFeature): Rec {
   return feature.properties as unknown as Rec;
 }
 
+/** On a narrow terminal MESSAGE goes first, then ADDRESS, BATTERY and SPEED; time, type and position stay. */
 export const TABLE_COLUMNS: Column[] = [
-  { key: 'date', header: 'DATE', kind: 'time' },
-  { key: 'reportType', header: 'TYPE' },
-  { key: 'lat', header: 'LAT', kind: 'number' },
-  { key: 'lng', header: 'LNG', kind: 'number' },
-  { key: 'speed', header: 'SPEED', kind: 'number' },
+  { key: 'date', header: 'DATE', kind: 'time', priority: 3 },
+  { key: 'reportType', header: 'TYPE', priority: 2 },
+  { key: 'lat', header: 'LAT', kind: 'number', priority: 2 },
+  { key: 'lng', header: 'LNG', kind: 'number', priority: 2 },
+  { key: 'speed', header: 'SPEED', kind: 'number', priority: 1 },
   {
     key: 'battery',
     header: 'BATTERY',
     kind: 'number',
+    priority: 1,
     tone: (r: Rec) => (typeof r.battery === 'number' && r.battery < LOW_BATTERY ? 'warn' : undefined),
   },
   { key: 'address', header: 'ADDRESS', shrink: true },

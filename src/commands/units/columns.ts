@@ -26,20 +26,22 @@ export function isLowBattery(rec: Rec, belowPct: number): boolean {
   return isUnit(rec) && typeof rec.lastBatteryLevel === 'number' && rec.lastBatteryLevel < belowPct;
 }
 
+/** On a narrow terminal GROUPS goes first, then TYPE, then BATTERY. */
 export function allUnitColumns(nowMs: number, staleS: number, lowPct: number): Column[] {
   return [
-    { key: 'category', header: 'CATEGORY' },
-    { key: 'id', header: 'ID', kind: 'number', value: (r: Rec) => r.did ?? r.uid },
-    { key: 'name', header: 'NAME', shrink: true },
-    { key: 'type', header: 'TYPE', value: (r: Rec) => r.deviceType ?? r.userType, shrink: true },
-    { key: 'isActive', header: 'ACTIVE', kind: 'bool', tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
+    { key: 'category', header: 'CATEGORY', priority: 1 },
+    { key: 'id', header: 'ID', kind: 'number', value: (r: Rec) => r.did ?? r.uid, priority: 3 },
+    { key: 'name', header: 'NAME', shrink: true, priority: 2 },
+    { key: 'type', header: 'TYPE', value: (r: Rec) => r.deviceType ?? r.userType, shrink: true, priority: -1 },
+    { key: 'isActive', header: 'ACTIVE', kind: 'bool', priority: 1, tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
     { key: 'lastBatteryLevel', header: 'BATTERY', kind: 'number', tone: (r: Rec) => (isLowBattery(r, lowPct) ? 'warn' : undefined) },
     {
       key: 'lastGPSTimestamp',
       header: 'LAST REPORT',
       kind: 'time',
+      priority: 1,
       tone: (r: Rec) => (!isUnit(r) ? 'dim' : isStale(r, nowMs, staleS) ? 'warn' : undefined),
     },
-    { key: 'groupMember', header: 'GROUPS', kind: 'list' },
+    { key: 'groupMember', header: 'GROUPS', kind: 'list', priority: -2 },
   ];
 }

@@ -14,17 +14,18 @@ export function deviceCell(rec: Rec): string | undefined {
   return typeof rec.did === 'number' || typeof rec.did === 'string' ? String(rec.did) : undefined;
 }
 
+/** On a narrow terminal the lists go first (GROUPS, VIEWS), then DEVICE and LEVEL; uid, name and e-mail stay. */
 export function userColumns(): Column[] {
   return [
-    { key: 'uid', header: 'UID', kind: 'number' },
-    { key: 'name', header: 'NAME', shrink: true },
-    { key: 'email', header: 'EMAIL', shrink: true },
-    { key: 'userType', header: 'TYPE' },
-    { key: 'loginLevel', header: 'LEVEL' },
+    { key: 'uid', header: 'UID', kind: 'number', priority: 3 },
+    { key: 'name', header: 'NAME', shrink: true, priority: 2 },
+    { key: 'email', header: 'EMAIL', shrink: true, priority: 2 },
+    { key: 'userType', header: 'TYPE', priority: 1 },
+    { key: 'loginLevel', header: 'LEVEL', priority: -1 },
     { key: 'isActive', header: 'ACTIVE', kind: 'bool', tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },
-    { key: 'device', header: 'DEVICE', value: deviceCell, shrink: true },
-    { key: 'groupMember', header: 'GROUPS', kind: 'list' },
-    { key: 'groupViewer', header: 'VIEWS', kind: 'list' },
+    { key: 'device', header: 'DEVICE', value: deviceCell, shrink: true, priority: -1 },
+    { key: 'groupMember', header: 'GROUPS', kind: 'list', priority: -2 },
+    { key: 'groupViewer', header: 'VIEWS', kind: 'list', priority: -2 },
     { key: 'lastLoginTime', header: 'LAST LOGIN', kind: 'time' },
   ];
 }

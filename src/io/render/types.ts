@@ -22,8 +22,19 @@ export interface Column {
   kind?: 'text' | 'number' | 'time' | 'bool' | 'list';
   /** Colour (TTY table only) for the cell; e.g. red for inactive, yellow for low battery. */
   tone?: (rec: Rec) => Tone | undefined;
-  /** Columns that may be shortened first when the table is too wide. */
+  /**
+   * Free text (names, addresses, messages) that a terminal table may cut with '…'
+   * (down to about 10 cells) to fit. Other columns (ids, numbers, times, yes/no)
+   * are shown whole or not at all.
+   */
   shrink?: boolean;
+  /**
+   * How long the column stays on a narrow terminal: when the table does not fit,
+   * columns are left out lowest priority first (rightmost first among equals).
+   * Default 0; e.g. 3 for the id, 2 for the name, -1 for groups. Only the
+   * terminal table drops columns; TSV, CSV and the other formats keep them all.
+   */
+  priority?: number;
 }
 
 export interface OutputOptions {
