@@ -3,6 +3,7 @@ import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-u
 import { parseDuration } from '../../io/format-time.js';
 import { renderList, renderRaw } from '../../io/output.js';
 import { allUnitColumns, isLowBattery, isStale, type CategorizedRecord } from './columns.js';
+import { summaryLines } from './summary.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
 
@@ -49,7 +50,7 @@ function durationLabel(seconds: number): string {
   return seconds % 86400 === 0 ? `${seconds / 86400}d` : seconds % 3600 === 0 ? `${seconds / 3600}h` : `${Math.round(seconds / 60)}m`;
 }
 
-/** One line for people: counts per category, how many units are stale and how many are low on battery. */
+/** For people: counts per category, how many units are stale and how many are low on battery, fitted to the width. */
 function summarize(ctx: Context, shown: CategorizedRecord[], staleS: number, lowPct: number): void {
   if (!ctx.io.stderrIsTTY || ctx.globals.quiet) return;
   const nowMs = ctx.clock.now();
@@ -59,7 +60,8 @@ function summarize(ctx: Context, shown: CategorizedRecord[], staleS: number, low
   if (counts.length === 0) counts.push('0 units');
   const stale = shown.filter((r) => isStale(r, nowMs, staleS)).length;
   const low = shown.filter((r) => isLowBattery(r, lowPct)).length;
-  ctx.io.err(`${counts.join(', ')} · ${stale} stale (no report in ${durationLabel(staleS)}) · ${low} low on battery (<${lowPct}%)`);
+  const lines = summaryLines({ counts, stale, staleLabel: durationLabel(staleS), low, lowPct }, ctx.io.columns());
+  ctx.io.err(lines.join('\n'));
 }
 
 export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
