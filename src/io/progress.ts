@@ -1,7 +1,7 @@
 /**
- * Spinners and progress counts for people: on stderr, only on a terminal, not
- * with --quiet, not under CI, not on TERM=dumb, and only once work has lasted
- * long enough to notice (300 ms). Nothing of it ever reaches stdout or a pipe.
+ * Spinners and progress counts for people: on stderr, only on a terminal of a
+ * known width, not with --quiet, not under CI, not on TERM=dumb, and only once
+ * work has lasted long enough to notice (300 ms). Nothing of it ever reaches stdout or a pipe.
  *
  * ora draws the line. It hooks writes to the terminal streams while it spins,
  * so message lines written to stderr meanwhile (io.err) land above the spinner
@@ -41,8 +41,16 @@ interface Spinner {
   stop(): Spinner;
 }
 
+/** The width the spinner's stream reports; ora divides by it, so 0 (or none) would make it clear lines without end. */
+function streamColumns(stream: IO['stderr']): number {
+  const columns = 'columns' in stream ? stream.columns : undefined;
+  return typeof columns === 'number' && Number.isFinite(columns) ? columns : 0;
+}
+
 function progressWanted(io: IO, opts: ProgressOptions): boolean {
   if (!io.stderrIsTTY || opts.quiet) return false;
+  // A terminal that reports no size (`script` without one, some CI ptys): no spinner rather than a flood of escapes.
+  if (streamColumns(io.stderr) <= 0 || !(io.columns() > 0)) return false;
   const env = opts.env ?? process.env;
   const ci = env.CI;
   if (ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false') return false;
