@@ -85,6 +85,16 @@ describe('tables, colour and progress in a real terminal', () => {
     assert.match(r.screen, /trackedUser/);
   });
 
+  test('units at 60 columns: table and summary fit, the summary split between its sections', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    const r = await runPty(['units'], h.env, { cols: 60, rows: 200 });
+    assert.equal(r.code, 0, r.screen);
+    const lines = writtenLines(r.transcript);
+    for (const line of lines) assert.ok(line.length <= 60, `longer than 60: ${line}`);
+    assert.ok(lines.some((l) => /^\d+ devices, \d+ sensors, \d+ tracked users, \d+ dispatchers$/.test(l)), r.screen);
+    assert.ok(lines.some((l) => /^\d+ stale \(no report in 1d\) · \d+ low on battery \(<20%\)$/.test(l)), r.screen);
+  });
+
   test('colour on a TTY for state (inactive, low battery, stale, expired); none with NO_COLOR or --no-color', async (t) => {
     if (!needTool(t, 'tmux')) return;
     const colour = { ...h.env, NO_COLOR: undefined };
