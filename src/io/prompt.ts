@@ -50,15 +50,24 @@ export interface AskOptions {
   validate?: (v: string) => string | true;
 }
 
+/** A required value as requireFlags sees it: undefined when not given; `choices` when the flag takes one of a set. */
+export type RequiredFlag = readonly [value: unknown, flag: string, choices?: readonly string[]];
+
 /**
  * Without a terminal, fails once naming every missing flag (`missing --name, --email`)
  * rather than one per run. Call it before the first valueOrAsk of a command that has
  * several required values; on a terminal it does nothing (each value is asked for).
  */
-export function requireFlags(ctx: Context, values: ReadonlyArray<readonly [value: unknown, flag: string]>): void {
+export function requireFlags(ctx: Context, values: ReadonlyArray<RequiredFlag>, hint?: string): void {
   if (ctx.interactive()) return;
-  const missing = values.filter(([value]) => value === undefined).map(([, flag]) => flag);
-  if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')} (${whyNotAsked(ctx)})`);
+  const missing = values.filter(([value]) => value === undefined);
+  if (missing.length === 0) return;
+  // One missing flag reads like valueOrAsk's message; several name whose choices they are.
+  const notes = missing.flatMap(([, flag, choices]) =>
+    choices ? [`${missing.length > 1 ? `${flag}: ` : ''}one of ${choices.join(', ')}`] : [],
+  );
+  const flags = missing.map(([, flag]) => flag).join(', ');
+  throw new UsageError(`missing ${flags} (${[whyNotAsked(ctx), ...notes].join('; ')})`, hint === undefined ? undefined : { hint });
 }
 
 /** Returns the given value, or asks for it on a TTY, or fails naming the flag. */

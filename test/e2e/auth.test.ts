@@ -35,6 +35,14 @@ describe('login, status, token, logout (file credential store)', () => {
     const r = await h.run(['login', '--email', DEMO.email]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /--password-stdin/);
+    // Both missing: named at once, for login and token create alike, with the environment as the other way.
+    for (const args of [['login'], ['token', 'create']]) {
+      await h.expectUsage(args, 'missing --email, --password-stdin (no terminal to ask on)');
+      await h.expectUsage(args, 'TRACKCTL_EMAIL and TRACKCTL_PASSWORD');
+    }
+    const fromEnv = await h.run(['login'], { env: { TRACKCTL_EMAIL: DEMO.email } });
+    assert.equal(fromEnv.code, 2);
+    assert.match(fromEnv.stderr, /missing --password-stdin \(no terminal/);
   });
 
   test('wrong password is exit 3', async () => {

@@ -147,6 +147,13 @@ for (const kind of ['devices', 'sensors'] as const) {
       }
     });
 
+    test('create without a terminal names every missing flag at once (exit 2, nothing sent)', async () => {
+      await h.expectUsage([kind, 'create'], `missing --name, ${keyFlag}, --type (no terminal to ask on)`);
+      await h.expectUsage([kind, 'create', keyFlag, 'K1'], 'missing --name, --type');
+      // A bad value that was given is named before the missing ones.
+      await h.expectUsage([kind, 'create', keyFlag, 'a/b'], '"a/b"');
+    });
+
     test('unknown id is exit 4; bulk delete continues past failures and exits 7', async () => {
       const missing = await h.run([kind, 'get', '999999']);
       assert.equal(missing.code, 4);

@@ -68,7 +68,7 @@ describe('groups', () => {
     assert.deepEqual([g.groupMembers, g.groupViewers], [[], []]);
     assert.equal(h.sandbox.requests[0]?.path, '/v2/groups/');
     assert.deepEqual(h.sandbox.requests[0]?.body, { name: 'West depot' });
-    await expectUsage(['groups', 'create'], '--name');
+    await expectUsage(['groups', 'create'], 'missing --name (no terminal to ask on)');
     await expectUsage(['groups', 'create', '--name', '  '], 'name');
   });
 

@@ -98,6 +98,7 @@ describe('shares', () => {
 
   test('create: one target and at most one expiry mode, else 2 with nothing sent', async () => {
     await expectUsage(['shares', 'create', '--name', 'x'], '--device');
+    await expectUsage(['shares', 'create'], 'a share needs a target: give --device DID or --group GID and --name');
     await expectUsage(['shares', 'create', '--device', '2004', '--group', '101', '--name', 'x'], '--device and --group');
     await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', '1d', '--expires-in', '1d'], '--expires and --expires-in');
     await expectUsage(['shares', 'create', '--device', 'van7', '--name', 'x'], '"van7"');

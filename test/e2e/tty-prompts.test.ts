@@ -128,9 +128,9 @@ describe('prompts in a real terminal', () => {
   test('CI=true or --no-input in a terminal: nothing is asked, exit 2 naming the flag or --yes', async (t) => {
     if (!needTool(t, 'tmux')) return;
     const cases: Array<[string[], Record<string, string>, RegExp]> = [
-      [['users', 'create'], { CI: 'true' }, /missing --name \(CI is set/],
+      [['users', 'create'], { CI: 'true' }, /missing --name, --email, --type \(CI is set/],
       [['devices', 'delete', '2005'], { CI: 'true' }, /refusing without --yes \(CI is set/],
-      [['users', 'create', '--no-input'], {}, /missing --name \(--no-input/],
+      [['users', 'create', '--no-input'], {}, /missing --name, --email, --type \(--no-input/],
       [['devices', 'delete', '2005', '--no-input'], {}, /refusing without --yes \(--no-input/],
     ];
     for (const [args, env, message] of cases) {
@@ -154,9 +154,10 @@ describe('prompts without a terminal', () => {
   test('a missing value or confirmation is exit 2 naming the flags; nothing is sent; no escape bytes', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['login'], /missing --email/],
-      [['users', 'create'], /missing --name/],
+      [['users', 'create'], /missing --name, --email, --type \(no terminal to ask on; --type: one of trackedUser, dispatcher\)/],
+      [['login'], /missing --email, --password-stdin \(no terminal to ask on\)/],
       [['users', 'create', '--name', 'X', '--email', 'x@example.com'], /missing --type \(no terminal to ask on; one of trackedUser, dispatcher\)/],
-      [['devices', 'create', '--name', 'X'], /missing --tracker-id/],
+      [['devices', 'create', '--name', 'X'], /missing --tracker-id, --type/],
       [['devices', 'delete', '2004'], /refusing without --yes/],
       [['sensors', 'delete', '2016'], /refusing without --yes/],
       [['users', 'delete', '2002'], /refusing without --yes/],

@@ -109,6 +109,12 @@ describe('users', () => {
     await expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com'], '--type');
   });
 
+  test('create without a terminal names every missing flag at once (exit 2, nothing sent)', async () => {
+    await expectUsage(['users', 'create'], 'missing --name, --email, --type (no terminal to ask on; --type: one of trackedUser, dispatcher)');
+    await expectUsage(['users', 'create', '--email', 'x@example.com'], 'missing --name, --type');
+    await expectUsage(['users', 'create', '--type', 'dispatcher', '--no-input'], 'missing --name, --email (--no-input)');
+  });
+
   test('update: PUT/DELETE /v2/users/<uid>/groupMember/ and /groupViewer/ with comma lists', async () => {
     h.sandbox.clearRequests();
     const uid = created.uid;

@@ -1,7 +1,7 @@
 /** E-mail and password for login and token create: flag/stdin → environment → prompt (TTY only). */
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { valueOrAsk } from '../../io/prompt.js';
+import { requireFlags, valueOrAsk } from '../../io/prompt.js';
 
 export interface CredentialFlags {
   email?: string;
@@ -16,9 +16,10 @@ async function readStdin(ctx: Context): Promise<string> {
 }
 
 export async function emailAndPassword(ctx: Context, flags: CredentialFlags): Promise<{ email: string; password: string }> {
-  const email = (
-    await valueOrAsk(ctx, flags.email ?? (ctx.env.TRACKCTL_EMAIL || undefined), '--email (or TRACKCTL_EMAIL)', 'E-mail address:')
-  ).trim();
+  const givenEmail = flags.email ?? (ctx.env.TRACKCTL_EMAIL || undefined);
+  const givenPassword = flags.passwordStdin ? true : ctx.env.TRACKCTL_PASSWORD || undefined;
+  requireFlags(ctx, [[givenEmail, '--email'], [givenPassword, '--password-stdin']], 'Or set TRACKCTL_EMAIL and TRACKCTL_PASSWORD.');
+  const email = (await valueOrAsk(ctx, givenEmail, '--email (or TRACKCTL_EMAIL)', 'E-mail address:')).trim();
   if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new UsageError(`invalid e-mail address "${email}"`);
   let password: string | undefined;
   if (flags.passwordStdin) {

@@ -1,6 +1,6 @@
 import { createUnit, type NewUnit, type UnitKind } from '../../api/units.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
-import { valueOrAsk } from '../../io/prompt.js';
+import { requireFlags, valueOrAsk } from '../../io/prompt.js';
 import { parseKey, parsePhone, requireText } from '../validate.js';
 import { unitColumns } from './columns.js';
 import type { Run } from '../action.js';
@@ -18,6 +18,12 @@ export function runFor(kind: UnitKind): { run: Run<CreateOptions> } {
   return {
     run: async (_args, opts, ctx) => {
       const one = kind === 'devices' ? 'Device' : 'Sensor';
+      // Given flags are checked before anything is asked, so a bad one fails fast.
+      if (opts.trackerId !== undefined) parseKey(opts.trackerId, '--tracker-id');
+      if (opts.uniqueId !== undefined) parseKey(opts.uniqueId, '--unique-id');
+      const phone = parsePhone(opts.simPhone);
+      const key = kind === 'devices' ? ([opts.trackerId, '--tracker-id'] as const) : ([opts.uniqueId, '--unique-id'] as const);
+      requireFlags(ctx, [[opts.name, '--name'], key, [opts.type, '--type']]);
       const out = await ctx.output({ fields: UNIT_FIELDS });
       const name = requireText(await valueOrAsk(ctx, opts.name, '--name', `${one} name:`), '--name', 'name');
       const unit: NewUnit = { name, deviceType: '' };
@@ -27,7 +33,6 @@ export function runFor(kind: UnitKind): { run: Run<CreateOptions> } {
         unit.uniqueID = parseKey(await valueOrAsk(ctx, opts.uniqueId, '--unique-id', 'Unique ID (serial number):'), '--unique-id');
       }
       unit.deviceType = requireText(await valueOrAsk(ctx, opts.type, '--type', 'Model (deviceType):'), '--type', 'type');
-      const phone = parsePhone(opts.simPhone);
       if (phone !== undefined) unit.simPhoneNumber = phone;
 
       const { record, raw } = await createUnit(await ctx.api(), kind, unit);

@@ -18,7 +18,11 @@ interface CreateOptions {
 export const run: Run<CreateOptions> = async (_args, opts, ctx) => {
   exclusive({ '--device': opts.device, '--group': opts.group });
   exclusive({ '--expires': opts.expires, '--expires-in': opts.expiresIn });
-  if (opts.device === undefined && opts.group === undefined) throw new UsageError('a share needs a target: give --device DID or --group GID');
+  if (opts.device === undefined && opts.group === undefined) {
+    // The target is never asked for; without a terminal the name would not be either, so say both at once.
+    const name = opts.name === undefined && !ctx.interactive() ? ' and --name' : '';
+    throw new UsageError(`a share needs a target: give --device DID or --group GID${name}`);
+  }
   const share: NewShare =
     opts.device !== undefined ? { did: parseId(opts.device, 'device id'), name: '' } : { gid: parseId(opts.group ?? '', 'group id'), name: '' };
   // Expiry: absolute unix seconds, relative days/hours/minutes, or no field at all (never expires).

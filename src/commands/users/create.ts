@@ -1,6 +1,6 @@
 import { createUser, USER_TYPES, type NewUser } from '../../api/users.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
-import { valueOrAsk } from '../../io/prompt.js';
+import { requireFlags, valueOrAsk } from '../../io/prompt.js';
 import { parsePhone, requireText } from '../validate.js';
 import { parseEmail, parseUserType } from './validate.js';
 import { userColumns } from './columns.js';
@@ -18,6 +18,7 @@ export const run: Run<CreateOptions> = async (_args, opts, ctx) => {
   if (opts.email !== undefined) parseEmail(opts.email);
   if (opts.type !== undefined) parseUserType(opts.type);
   const phone = parsePhone(opts.simPhone);
+  requireFlags(ctx, [[opts.name, '--name'], [opts.email, '--email'], [opts.type, '--type', USER_TYPES]]);
 
   const name = requireText(await valueOrAsk(ctx, opts.name, '--name', 'Full name:'), '--name', 'name');
   const email = parseEmail(
