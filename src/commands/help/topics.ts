@@ -40,7 +40,7 @@ export const EXIT_CODES: readonly Entry[] = [
   { name: '4', text: 'not found' },
   { name: '6', text: 'network failure or timeout after retries' },
   { name: '7', text: 'partial failure in a bulk operation (the report says which items)' },
-  { name: '130', text: 'interrupted (Ctrl-C)' },
+  { name: '130', text: 'interrupted (Ctrl-C) or a confirmation declined; nothing was changed' },
 ];
 
 export const FILES: readonly Entry[] = [
@@ -90,7 +90,9 @@ const EXIT_CODES_TEXT = `Exit codes
 ${entries(EXIT_CODES, 4)}
 
 Bulk commands (delete, import, apply) carry on past failures, report each failed
-item, and exit 7 when some failed.
+item, and exit 7 when some failed. Ctrl-C during one also exits 130, but the items
+before it were done: a bulk delete finishes the item in flight and reports which;
+re-run an import with --skip-existing, or an apply, to finish the rest.
 `;
 
 const AUTH_TEXT = `Signing in and credentials
