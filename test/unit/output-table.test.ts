@@ -161,8 +161,10 @@ test('fitWidths: leaves out the lowest-priority columns (rightmost first among e
   const col = (natural: number, priority: number, min = natural) => ({ natural, min, priority });
   // id, name (shrinkable), tracker id, groups (low), battery
   const columns = [col(4, 3), col(40, 2, 10), col(15, 2), col(8, -1), col(7, 0)];
-  // At 60 every column fits once the name gives way: nothing is left out.
-  assert.deepEqual(fitWidths(columns, 60), [4, 18, 15, 8, 7]);
+  // At 60 the minimums fit, but the optional groups column (priority < 0) gives way rather than see the name cut further.
+  assert.deepEqual(fitWidths(columns, 60), [4, 28, 15, 0, 7]);
+  // Columns of priority 0 and up stay as long as the minimums fit.
+  assert.deepEqual(fitWidths(columns.map((c) => ({ ...c, priority: Math.max(0, c.priority) })), 60), [4, 18, 15, 8, 7]);
   assert.deepEqual(fitWidths(columns, 45), [4, 13, 15, 0, 7]);
   assert.deepEqual(fitWidths(columns, 33), [4, 10, 15, 0, 0]);
   assert.deepEqual(fitWidths(columns, 20), [4, 14, 0, 0, 0]);

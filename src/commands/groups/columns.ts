@@ -16,7 +16,7 @@ export function groupColumns(names?: NameIndex): Column[] {
   return [
     { key: 'gid', header: 'GID', kind: 'number', priority: 3 },
     { key: 'name', header: 'NAME', shrink: true, priority: 2 },
-    { key: 'groupMembers', header: 'MEMBERS', kind: 'list', value: (r: Rec) => labelled(r.groupMembers, names), shrink: true },
-    { key: 'groupViewers', header: 'VIEWERS', kind: 'list', value: (r: Rec) => labelled(r.groupViewers, names), shrink: true, priority: -1 },
+    { key: 'groupMembers', header: 'MEMBERS', kind: 'list', value: (r: Rec) => labelled(r.groupMembers, names), shrink: true, priority: 1 },
+    { key: 'groupViewers', header: 'VIEWERS', kind: 'list', value: (r: Rec) => labelled(r.groupViewers, names), shrink: true },
   ];
 }

@@ -52,36 +52,52 @@ function dropOrder(columns: readonly FitColumn[]): number[] {
     .map(({ index }) => index);
 }
 
+/** Widths of the kept columns (0 for the others), cutting the widest shrinkable one first, never below its minimum. */
+function shrinkToFit(columns: readonly FitColumn[], kept: readonly boolean[], room: number): number[] {
+  const widths = columns.map((column, index) => (kept[index] ? column.natural : 0));
+  while (totalWidth(widths) > room) {
+    const candidates = widths
+      .map((width, index) => ({ width, index }))
+      .filter((c) => c.width > (columns[c.index]?.min ?? 0))
+      .sort((a, b) => b.width - a.width || a.index - b.index);
+    const widest = candidates[0];
+    if (!widest) break;
+    const next = candidates[1]?.width ?? 0;
+    const floor = Math.max(next, columns[widest.index]?.min ?? 0);
+    // Cut the widest down towards the next widest in one step, never below its minimum.
+    widths[widest.index] = widest.width - Math.max(1, Math.min(totalWidth(widths) - room, widest.width - floor));
+  }
+  return widths;
+}
+
 /**
  * Column widths within `available` cells; 0 marks a column left out.
  * 1. Columns are left out (see dropOrder) until every kept one fits at its minimum.
  * 2. Kept columns start at their natural width; the widest shrinkable one is cut
  *    first, never below its minimum.
- * 3. Only a single column that alone is wider than the terminal is cut below its minimum.
+ * 3. Optional columns (priority below 0) also give way, lowest first, rather than
+ *    see a more important column cut.
+ * 4. Only a single column that alone is wider than the terminal is cut below its minimum.
  */
 export function fitWidths(columns: readonly FitColumn[], available: number): number[] {
   const room = Math.max(1, available);
-  const widths = columns.map((column) => column.natural);
-  const mins = columns.map((column) => column.min);
-  const kept = (): number => widths.filter((width) => width > 0).length;
-  for (const index of dropOrder(columns)) {
-    if (totalWidth(widths.map((width, i) => (width > 0 ? mins[i] ?? 0 : 0))) <= room || kept() <= 1) break;
-    widths[index] = 0;
+  const kept = columns.map(() => true);
+  const keptCount = (): number => kept.filter(Boolean).length;
+  const order = dropOrder(columns);
+  for (const index of order) {
+    if (totalWidth(columns.map((column, i) => (kept[i] ? column.min : 0))) <= room || keptCount() <= 1) break;
+    kept[index] = false;
   }
-  while (totalWidth(widths) > room) {
-    const candidates = widths
-      .map((width, index) => ({ width, index }))
-      .filter((c) => c.width > (mins[c.index] ?? 0))
-      .sort((a, b) => b.width - a.width || a.index - b.index);
-    const widest = candidates[0];
-    if (!widest) break;
-    const next = candidates[1]?.width ?? 0;
-    const excess = totalWidth(widths) - room;
-    // Cut the widest down towards the next widest in one step, never below its minimum.
-    widths[widest.index] = widest.width - Math.max(1, Math.min(excess, widest.width - Math.max(next, mins[widest.index] ?? 0)));
+  let widths = shrinkToFit(columns, kept, room);
+  for (const index of order.filter((i) => kept[i])) {
+    const priority = columns[index]?.priority ?? 0;
+    const moreImportantCut = columns.some((column, i) => i !== index && (widths[i] ?? 0) < column.natural && column.priority > priority);
+    if (priority >= 0 || !moreImportantCut || keptCount() <= 1) break;
+    kept[index] = false;
+    widths = shrinkToFit(columns, kept, room);
   }
-  const last = widths.findIndex((width) => width > 0);
-  if (kept() === 1 && last >= 0 && (widths[last] ?? 0) > room) widths[last] = room;
+  const only = widths.findIndex((width) => width > 0);
+  if (keptCount() === 1 && only >= 0 && (widths[only] ?? 0) > room) widths[only] = room;
   return widths;
 }
 

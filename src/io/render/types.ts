@@ -31,8 +31,9 @@ export interface Column {
   /**
    * How long the column stays on a narrow terminal: when the table does not fit,
    * columns are left out lowest priority first (rightmost first among equals).
-   * Default 0; e.g. 3 for the id, 2 for the name, -1 for groups. Only the
-   * terminal table drops columns; TSV, CSV and the other formats keep them all.
+   * Default 0; e.g. 3 for the id, 2 for the name. Below 0 the column is optional:
+   * it also gives way rather than see a more important column cut (e.g. groups).
+   * Only the terminal table drops columns; TSV, CSV and the other formats keep them all.
    */
   priority?: number;
 }
