@@ -49,8 +49,9 @@ function reportError(err: unknown, io: IO, env: NodeJS.ProcessEnv): number {
 
 /** `trackctl devices list | head` must end quietly, not with an EPIPE stack trace. */
 function ignoreBrokenPipe(io: IO): void {
+  // The failed write itself is settled in io (see writeTo); this keeps the stream's error event from crashing.
   io.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exitCode = 0;
+    if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
   });
 }
 

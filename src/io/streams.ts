@@ -38,11 +38,24 @@ export function colorWanted(isTTY: boolean, env: ColorEnv, noColorFlag: boolean)
   return isTTY;
 }
 
+/**
+ * Writes and waits for room (backpressure). When the reader has gone away
+ * (`trackctl … | head`: EPIPE), the rest of the output is dropped quietly.
+ */
 function writeTo(stream: Writable, text: string): Promise<void> {
+  if (stream.destroyed) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const ok = stream.write(text, (err) => (err ? reject(err) : undefined));
-    if (ok) resolve();
-    else stream.once('drain', () => resolve());
+    const settle = (err?: Error | null): void => {
+      stream.off('drain', settle);
+      stream.off('close', settle);
+      if (err && (err as NodeJS.ErrnoException).code !== 'EPIPE') reject(err);
+      else resolve();
+    };
+    if (stream.write(text, (err) => err && settle(err))) resolve();
+    else {
+      stream.once('drain', settle);
+      stream.once('close', settle);
+    }
   });
 }
 
