@@ -27,7 +27,7 @@ describe('tables, colour and progress in a real terminal', () => {
   let fleet: Array<{ did: number; name: string }>;
   before(async () => {
     // Every request takes 25 ms, so 30 deletes last long enough (> 300 ms) to show progress.
-    h = await startHarness({ devices: 60, benchReports: 60_000, faults: 'latency=25ms' });
+    h = await startHarness({ devices: 60, benchReports: 200_000, faults: 'latency=25ms' });
     fleet = await h.json<Array<{ did: number; name: string }>>(['devices', 'list']);
   });
   after(async () => h.close());
