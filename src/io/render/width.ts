@@ -4,7 +4,12 @@
  * (cli-table3's bundled string-width 4 predates modern emoji, so we measure here.)
  */
 
-const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+// Created on first use: building a segmenter loads ICU data (~15 ms), which JSON output never needs.
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(text: string): Intl.Segments {
+  segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  return graphemes(text);
+}
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const EMOJI_PRESENTATION = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/u;
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}\p{Cc}]+$/u;
@@ -31,7 +36,7 @@ function graphemeWidth(grapheme: string): number {
 export function displayWidth(text: string): number {
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
-  for (const { segment } of segmenter.segment(text)) width += graphemeWidth(segment);
+  for (const { segment } of graphemes(text)) width += graphemeWidth(segment);
   return width;
 }
 
@@ -42,7 +47,7 @@ export function truncateToWidth(text: string, width: number): string {
   if (width === 1) return '…';
   let kept = '';
   let used = 0;
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of graphemes(text)) {
     const cells = graphemeWidth(segment);
     if (used + cells > width - 1) break;
     kept += segment;
