@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const runs = Number(process.argv[2] ?? 30);
+if (!Number.isInteger(runs) || runs < 1) throw new Error('usage: node bench/startup.mjs [runs]');
 const bin = join(root, 'bin/trackctl.js');
 // The sandbox runs in its own process: this one blocks in spawnSync while timing.
 const sandboxProcess = spawn(process.execPath, [bin, 'sandbox', 'start', '--memory', '--port', '0', '--devices', '88'], {

@@ -226,7 +226,7 @@ export function createContext(
   return ctx;
 }
 
-/** The profile selected by `config use`, read without loading conf. */
+/** The profile selected by `config use`, read without loading conf (start-up). */
 function readCurrentProfile(ctx: Context): string | undefined {
   try {
     const raw = JSON.parse(readFileSync(join(ctx.paths().configDir, 'config.json'), 'utf8')) as { 'current-profile'?: unknown };

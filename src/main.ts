@@ -53,6 +53,8 @@ function ignoreBrokenPipe(io: IO): void {
   io.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
   });
+  // Messages to a closed stderr (`2>&1 | head`) are dropped; the command still finishes (and saves renewed tokens).
+  io.stderr.on('error', () => undefined);
 }
 
 /** commander's exits (help shown, usage error already printed) carry a "commander." code. */

@@ -213,7 +213,10 @@ class CredentialSession implements Session {
 
   async login(p: LoginParams): Promise<StoredCredentials> {
     const clientId = p.clientId ?? this.clientId;
-    const next: StoredCredentials = { email: p.email, clientId };
+    // Signing in one way keeps the other way's credentials of the same account.
+    const held = this.fromEnvironment ? undefined : await (await this.secretStore()).load(this.profile);
+    const next: StoredCredentials = held?.email === p.email && held.clientId === clientId ? { ...held } : { email: p.email, clientId };
+    if (!p.savePassword) delete next.password;
     if (p.method !== 'session') Object.assign(next, tokenFields(await passwordGrant(this.http, { clientId, email: p.email, password: p.password }), this.nowS()));
     if (p.method !== 'token') {
       const { data, cookies } = await cookieLogin(this.http, { email: p.email, password: p.password });

@@ -130,6 +130,16 @@ describe('login, status, token, logout (file credential store)', () => {
     }
   });
 
+  test("signing in one way keeps the other way's credentials of the same account", async () => {
+    const before = stored(h);
+    const r = await h.run(['login', '--email', DEMO.email, '--password-stdin', '--method', 'session'], { input: `${DEMO.password}\n` });
+    assert.equal(r.code, 0, r.stderr);
+    const after = stored(h);
+    assert.equal(after.refreshToken, before.refreshToken);
+    assert.equal(after.accessToken, before.accessToken);
+    assert.notEqual(after.cookies, before.cookies);
+  });
+
   test('logout forgets the credentials; the next command is exit 3', async () => {
     const r = await h.run(['logout']);
     assert.equal(r.code, 0);

@@ -49,6 +49,17 @@ describe('config profiles', () => {
     assert.equal((await h.run(['devices', 'list', '-p', 'ci'])).code, 3);
   });
 
+  test('config use selects the profile for later commands; -p and TRACKCTL_PROFILE still win', async () => {
+    assert.equal((await h.run(['config', 'set', 'timeout', '7s', '-p', 'picked'])).code, 0);
+    assert.equal((await h.run(['config', 'use', 'picked'])).code, 0);
+    assert.equal((await h.run(['config', 'get', 'timeout'])).stdout, '7s\n');
+    assert.equal((await h.run(['config', 'get', 'timeout', '-p', 'default'])).stdout, '30s\n');
+    assert.equal((await h.run(['config', 'get', 'timeout'], { env: { TRACKCTL_PROFILE: 'default' } })).stdout, '30s\n');
+    assert.equal((await h.run(['config', 'use', 'default'])).code, 0);
+    assert.equal((await h.run(['config', 'get', 'timeout'])).stdout, '30s\n');
+    assert.equal((await h.run(['config', 'use', 'no good'])).code, 2);
+  });
+
   test('unknown keys and bad values are exit 2 and change nothing', async () => {
     const before = (await h.run(['config', 'list', '-o', 'json'])).stdout;
     const cases = [

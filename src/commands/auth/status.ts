@@ -28,7 +28,7 @@ const COLUMNS: Column[] = [
   { key: 'sessionCookie', header: 'SESSION COOKIE', kind: 'bool' },
   { key: 'passwordSaved', header: 'PASSWORD SAVED', kind: 'bool' },
   { key: 'loginName', header: 'SIGNED IN AS', value: (r) => (r.login as LoginData | undefined)?.name },
-  { key: 'loginError', header: 'SESSION CHECK' },
+  { key: 'sessionCheck', header: 'SESSION CHECK', value: (r) => r.loginError ?? (r.login ? 'ok' : 'not checked') },
 ];
 
 async function currentLogin(ctx: Context): Promise<{ login?: LoginData; loginError?: string }> {

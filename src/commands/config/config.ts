@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { DEFAULTS, PROFILE_KEYS, validateSetting } from '../../config/index.js';
+import { DEFAULTS, PROFILE_KEYS, validateProfileName, validateSetting } from '../../config/index.js';
 import { renderList, type Column } from '../../io/output.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
@@ -59,5 +59,14 @@ export const unset: { run: Run<Record<string, never>> } = {
 export const path: { run: Run<Record<string, never>> } = {
   run: async (_args, _opts, ctx) => {
     await ctx.io.out(`${(await ctx.config()).path}\n`);
+  },
+};
+
+export const use: { run: Run<Record<string, never>> } = {
+  run: async (args, _opts, ctx) => {
+    const profile = validateProfileName(args[0] ?? '');
+    const config = await ctx.config();
+    await config.setCurrentProfile(profile === 'default' ? undefined : profile);
+    if (!ctx.globals.quiet) ctx.io.err(`Using profile ${profile}${config.profiles().includes(profile) ? '' : ' (it has no settings yet)'}.`);
   },
 };

@@ -33,6 +33,12 @@ export function registerConfig(program: Command, ctx: Context): void {
     .addHelpText('after', examples('trackctl config unset output', 'trackctl config unset timeout -p ci'))
     .action(lazyAction(ctx, async () => (await load()).unset));
   config
+    .command('use')
+    .description('Make a profile the one used when neither -p nor TRACKCTL_PROFILE is given')
+    .argument('<profile>', 'profile name')
+    .addHelpText('after', examples('trackctl config use staging', 'trackctl config use default'))
+    .action(lazyAction(ctx, async () => (await load()).use));
+  config
     .command('path')
     .description('Print the configuration file path')
     .addHelpText('after', examples('trackctl config path', '$EDITOR "$(trackctl config path)"'))
