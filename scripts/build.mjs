@@ -13,6 +13,23 @@ if (!args.has('--no-check')) {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 }
 
+// undici's HTTP/2 client gets a lazy node:http2 (see scripts/shims/http2-lazy.cjs).
+const http2Shim = join(root, 'scripts/shims/http2-lazy.cjs');
+const lazyHttp2 = {
+  name: 'lazy-http2',
+  setup(b) {
+    let used = false;
+    b.onResolve({ filter: /^node:http2$/ }, (args) => {
+      if (!/undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer)) return undefined;
+      used = true;
+      return { path: http2Shim };
+    });
+    b.onEnd(() => {
+      if (!used) throw new Error('lazy-http2: undici no longer imports node:http2 from client-h2.js; review scripts/shims/http2-lazy.cjs');
+    });
+  },
+};
+
 // CommonJS dependencies bundled into ESM need a real `require`.
 const banner = { js: "import { createRequire as __trackctlCreateRequire } from 'node:module'; const require = __trackctlCreateRequire(import.meta.url);" };
 const common = {
@@ -45,6 +62,7 @@ await buildInto(join(root, 'dist'), {
   chunkNames: 'chunks/[name]-[hash]',
   minifyWhitespace: true,
   minifySyntax: true,
+  plugins: [lazyHttp2],
 });
 
 function listTests(dir) {
