@@ -2,21 +2,16 @@
  * Entry point: build the context, parse, run, and map errors to exit codes.
  * The only place that decides a process exit code.
  */
+import { createContext } from './context.js';
 import { ExitCode, TrackctlError, exitCodeFor } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
+import { buildProgram } from './program.js';
 
 declare const __TRACKCTL_VERSION__: string;
 export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';
 
 export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  // Fast path: nothing else needs loading to print the version.
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-    await io.out(`${VERSION}\n`);
-    return ExitCode.ok;
-  }
   ignoreBrokenPipe(io);
-  const { createContext } = await import('./context.js');
-  const { buildProgram } = await import('./program.js');
   const ctx = createContext(io, env, VERSION);
   try {
     const program = buildProgram(ctx, VERSION);

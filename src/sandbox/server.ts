@@ -114,6 +114,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!state) {
     state = createInitialState({ seed: opts.seed, devices: opts.devices, now: Math.floor(clock() / 1000) });
     store.save(state);
+    store.flush();
   }
   const db = new Db(state, store, () => clock(), { access: opts.accessTtl, refresh: opts.refreshTtl, session: opts.sessionTtl }, opts.benchReports);
   if (Object.keys(state.units).length > 1000) warmUnitCache(db);
@@ -245,6 +246,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       new Promise<void>((done) => {
         server.close(() => {
           store.save(db.state);
+          store.flush();
           done();
         });
         server.closeAllConnections();

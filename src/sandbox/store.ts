@@ -9,7 +9,10 @@ import type { SandboxState } from './types.js';
 export interface StoreAdapter {
   /** The saved state, or undefined when there is none yet. */
   load(): SandboxState | undefined;
+  /** Schedules a write of the state (writes are coalesced, see FileStore). */
   save(state: SandboxState): void;
+  /** Writes any scheduled state now (on close). */
+  flush(): void;
   readonly description: string;
 }
 
@@ -21,7 +24,11 @@ export class MemoryStore implements StoreAdapter {
   save(): void {
     // memory mode: the live state is the only copy
   }
+  flush(): void {}
 }
+
+/** How long changes may wait to be written together: a bulk import commits thousands a second. */
+const WRITE_DELAY_MS = 200;
 
 export class FileStore implements StoreAdapter {
   readonly description: string;
@@ -44,7 +51,24 @@ export class FileStore implements StoreAdapter {
     return parsed as SandboxState;
   }
 
+  #pending: SandboxState | undefined;
+  #timer: NodeJS.Timeout | undefined;
+
+  /**
+   * Writing the whole state on every change would make a bulk import quadratic, so
+   * changes within WRITE_DELAY_MS are written together; close() flushes the last ones.
+   */
   save(state: SandboxState): void {
+    this.#pending = state;
+    this.#timer ??= setTimeout(() => this.flush(), WRITE_DELAY_MS);
+  }
+
+  flush(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const state = this.#pending;
+    this.#pending = undefined;
+    if (!state) return;
     mkdirSync(dirname(this.file), { recursive: true });
     const tmp = `${this.file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(state), { mode: 0o600 });

@@ -33,8 +33,9 @@ export class Db {
   }
 
   /**
-   * Record a change: invalidate caches and persist (synchronously, so an acknowledged write
-   * is durable). `unitsUnchanged` keeps rendered unit lists (sign-ins, shares, group names).
+   * Record a change: invalidate caches and schedule a write of the state (a file store
+   * writes changes together within a moment, and on close). `unitsUnchanged` keeps
+   * rendered unit lists (sign-ins, shares, group names).
    */
   commit(unitsUnchanged = false): void {
     this.version++;

@@ -13,24 +13,53 @@ export function listUnits(db: Db, category: Category): UnitEntry[] {
   return Object.values(db.state.units).filter((u) => u.deviceCategory === category);
 }
 
+/**
+ * Units by trackerID and uniqueID, so that creates and key lookups stay O(1) with a
+ * large fleet (bulk imports). Kept up to date by createUnit; any other change to the
+ * units (bumping db.unitVersion) makes the next use rebuild it.
+ */
+interface KeyIndex {
+  version: number;
+  byKey: Map<string, UnitEntry[]>;
+}
+const keyIndexes = new WeakMap<Db, KeyIndex>();
+const indexKey = (field: 'trackerID' | 'uniqueID', value: string): string => `${field}\u0000${value}`;
+
+function addToIndex(byKey: Map<string, UnitEntry[]>, u: UnitEntry): void {
+  for (const field of ['trackerID', 'uniqueID'] as const) {
+    const value = u[field];
+    if (typeof value !== 'string') continue;
+    const k = indexKey(field, value);
+    const list = byKey.get(k);
+    if (list) list.push(u);
+    else byKey.set(k, [u]);
+  }
+}
+
+function unitsWithKey(db: Db, field: 'trackerID' | 'uniqueID', value: string): UnitEntry[] {
+  let index = keyIndexes.get(db);
+  if (!index || index.version !== db.unitVersion) {
+    index = { version: db.unitVersion, byKey: new Map() };
+    for (const u of Object.values(db.state.units)) addToIndex(index.byKey, u);
+    keyIndexes.set(db, index);
+  }
+  return index.byKey.get(indexKey(field, value)) ?? [];
+}
+
 export function findUnit(db: Db, category: Category, key: LookupKey, value: string | number): UnitEntry {
   if (key === 'did') {
     const u = db.state.units[value];
     if (u && u.deviceCategory === category) return u;
   } else {
-    for (const u of Object.values(db.state.units)) {
-      if (u.deviceCategory === category && u[key] === value) return u;
-    }
+    const u = unitsWithKey(db, key, String(value)).find((c) => c.deviceCategory === category);
+    if (u) return u;
   }
   throw notFound(`${label(category)} with ${key} ${JSON.stringify(value)} not found`, key);
 }
 
 function assertUnique(db: Db, field: 'trackerID' | 'uniqueID', value: string, except?: number): void {
-  for (const u of Object.values(db.state.units)) {
-    if (u.did !== except && u[field] === value) {
-      throw conflict(`${field} ${value} is already used by unit ${u.did} (${u.name})`, field);
-    }
-  }
+  const u = unitsWithKey(db, field, value).find((c) => c.did !== except);
+  if (u) throw conflict(`${field} ${value} is already used by unit ${u.did} (${u.name})`, field);
 }
 
 export function createUnit(db: Db, category: Category, raw: unknown): UnitEntry {
@@ -58,7 +87,13 @@ export function createUnit(db: Db, category: Category, raw: unknown): UnitEntry 
   };
   if (sim !== undefined) u.simPhoneNumber = sim;
   db.state.units[u.did] = u;
+  const index = keyIndexes.get(db);
+  const indexWasCurrent = index?.version === db.unitVersion;
   db.commit();
+  if (index && indexWasCurrent) {
+    addToIndex(index.byKey, u);
+    index.version = db.unitVersion;
+  }
   return u;
 }
 
