@@ -40,7 +40,8 @@ for (const args of [['--version'], ['--help'], ['devices', '--help'], ['devices'
       if (probe.status !== 0) return t.skip(`${args.join(' ')} is not available`);
     }
     const loaded = loadedChunks(args);
-    assert.ok(loaded.length > 0, 'NODE_DEBUG=esm reported the loaded modules');
+    // --version is answered by the CommonJS bin script alone; everything else loads the bundle.
+    if (args[0] !== '--version') assert.ok(loaded.length > 0, 'NODE_DEBUG=esm reported the loaded modules');
     for (const file of loaded) {
       for (const [what, marker] of Object.entries(heavy)) {
         assert.doesNotMatch(chunkText(file), marker, `${file} holds ${what} code`);
