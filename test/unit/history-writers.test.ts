@@ -1,30 +1,14 @@
 import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { PassThrough } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { HistoryItem } from '../../src/api/history.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { openHistorySink, featureLine, type HistoryFormat } from '../../src/io/geo/sink.js';
-import type { IO } from '../../src/io/streams.js';
 import type { OutputOptions } from '../../src/io/output.js';
 import { CSV_COLUMNS, flatReport, TABLE_COLUMNS } from '../../src/commands/history/columns.js';
 import { needTool } from '../helpers/tools.js';
-
-function memoryIO(): IO & { text(): string; writes: number } {
-  const chunks: string[] = [];
-  const io = {
-    stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
-    stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false,
-    columns: () => 80, colorStdout: false, colorStderr: false,
-    writes: 0,
-    out: async (text: string) => { chunks.push(text); io.writes++; },
-    err: () => undefined,
-    text: () => chunks.join(''),
-  };
-  io.stdout.resume();
-  return io;
-}
+import { memoryIO } from '../helpers/io.js';
 
 function feature(i: number, extra: Partial<ReportFeature['properties']> = {}): ReportFeature {
   const lat = 39.7 + i / 1000;

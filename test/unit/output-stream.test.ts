@@ -1,26 +1,13 @@
 import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../src/errors.js';
-import type { IO } from '../../src/io/streams.js';
 import { openStream, renderList, type Column, type OutputFormat, type OutputOptions, type Rec } from '../../src/io/output.js';
 import { displayWidth } from '../../src/io/render/width.js';
+import { memoryIO } from '../helpers/io.js';
 
 /** An IO over buffers; `text()` is stdout so far. */
-function memoryIO(tty: boolean, columns = 80): IO & { text(): string } {
-  const chunks: string[] = [];
-  return {
-    stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
-    stdoutIsTTY: tty, stderrIsTTY: false, stdinIsTTY: false,
-    columns: () => columns, colorStdout: false, colorStderr: false,
-    out: async (text) => { chunks.push(text); },
-    err: () => undefined,
-    text: () => chunks.join(''),
-  };
-}
-
 type TestOptions = OutputOptions & { io: ReturnType<typeof memoryIO> };
 function options(format: OutputFormat, extra: Partial<OutputOptions> & { width?: number } = {}): TestOptions {
   const { width, ...rest } = extra;

@@ -1,27 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
-import type { IO } from '../../src/io/streams.js';
 import { renderList, renderRecord, type Column, type OutputOptions, type Rec } from '../../src/io/output.js';
 import { displayWidth } from '../../src/io/render/width.js';
 import { fitWidths } from '../../src/io/render/table.js';
+import { memoryIO } from '../helpers/io.js';
 
 const NOW_MS = 1_800_000_000_000;
 const NOW_S = NOW_MS / 1000;
 
 /** An IO over buffers with a given terminal width; `text()` is stdout. */
-function memoryIO(tty: boolean, columns = 80): IO & { text(): string } {
-  const chunks: string[] = [];
-  return {
-    stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
-    stdoutIsTTY: tty, stderrIsTTY: false, stdinIsTTY: false,
-    columns: () => columns, colorStdout: false, colorStderr: false,
-    out: async (text) => { chunks.push(text); },
-    err: () => undefined,
-    text: () => chunks.join(''),
-  };
-}
-
 type TestOptions = OutputOptions & { io: ReturnType<typeof memoryIO> };
 function tableOptions(tty: boolean, extra: Partial<OutputOptions> & { width?: number } = {}): TestOptions {
   const { width, ...rest } = extra;

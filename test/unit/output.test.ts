@@ -1,29 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, readdir } from 'node:fs/promises';
-import { PassThrough } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../src/errors.js';
-import type { IO } from '../../src/io/streams.js';
+import { memoryIO } from '../helpers/io.js';
 import {
   parseFields, parseFormat, parseFormatFrom, renderList, renderRaw, renderRecord,
   type Column, type OutputFormat, type OutputOptions, type Rec,
 } from '../../src/io/output.js';
 
 /** An IO over buffers: what the command wrote to stdout is `text()`. */
-function memoryIO(tty = false): IO & { text(): string } {
-  const chunks: string[] = [];
-  return {
-    stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
-    stdoutIsTTY: tty, stderrIsTTY: false, stdinIsTTY: false,
-    columns: () => 80, colorStdout: false, colorStderr: false,
-    out: async (text) => { chunks.push(text); },
-    err: () => undefined,
-    text: () => chunks.join(''),
-  };
-}
-
 function options(format: OutputFormat, extra: Partial<OutputOptions> = {}): OutputOptions & { io: ReturnType<typeof memoryIO> } {
   const io = memoryIO(extra.tty ?? false);
   return { io, format, header: true, color: false, tty: false, now: () => 1_800_000_000_000, ...extra } as OutputOptions & { io: ReturnType<typeof memoryIO> };

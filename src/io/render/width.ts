@@ -8,7 +8,7 @@
 let segmenter: Intl.Segmenter | undefined;
 function graphemes(text: string): Intl.Segments {
   segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  return graphemes(text);
+  return segmenter.segment(text);
 }
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const EMOJI_PRESENTATION = /\p{Emoji_Presentation}|\p{Extended_Pictographic}\uFE0F/u;
