@@ -5,35 +5,19 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/program.js';
 import { createContext } from '../../src/context.js';
-import type { IO } from '../../src/io/streams.js';
 import { commandPath, examplesOf, visibleCommands, visibleOptions, walkCommands } from '../../src/completion/tree.js';
 import { runCli } from '../helpers/cli.js';
+import { memoryIO } from '../helpers/io.js';
 
 const ENV = { NO_COLOR: '1', TRACKCTL_CONFIG_DIR: '/nonexistent/trackctl', COLUMNS: '100' };
 const run = (...args: string[]) => runCli(args, ENV);
 
-function quietIO(): IO {
-  return {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: () => 80,
-    colorStdout: false,
-    colorStderr: false,
-    out: async () => undefined,
-    err: () => undefined,
-  };
-}
 
 function tree(): Command {
-  return buildProgram(createContext(quietIO(), {}, '0.0.0-test'), '0.0.0-test');
+  return buildProgram(createContext(memoryIO(), {}, '0.0.0-test'), '0.0.0-test');
 }
 
 describe('help', () => {

@@ -1,23 +1,17 @@
 /** import: every invalid input is exit 2, lists every bad row by line and field, and sends nothing. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/cli.js';
 
 describe('import: invalid input (end to end)', () => {
   let h: Harness;
-  let n = 0;
   before(async () => {
     h = await startHarness();
   });
   after(async () => h.close());
 
-  const file = (name: string, text: string): string => {
-    const p = join(h.dir, `${n++}-${name}`);
-    writeFileSync(p, text);
-    return p;
-  };
+  const file = (name: string, text: string): string => h.file(name, text);
   /** Runs, expects exit 2 with nothing sent, and returns the error lines. */
   async function rejected(args: string[], input?: string): Promise<string> {
     h.sandbox.clearRequests();

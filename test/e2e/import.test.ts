@@ -1,7 +1,7 @@
 /** devices|sensors|users import: formats, stdin, groups, --skip-existing, --dry-run, the report, exit 7. */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/cli.js';
 
@@ -38,17 +38,12 @@ function reportOf(text: string): Row[] {
 
 describe('import (end to end against the sandbox)', () => {
   let h: Harness;
-  let n = 0;
   before(async () => {
     h = await startHarness();
   });
   after(async () => h.close());
 
-  const file = (name: string, text: string): string => {
-    const p = join(h.dir, `${n++}-${name}`);
-    writeFileSync(p, text);
-    return p;
-  };
+  const file = (name: string, text: string): string => h.file(name, text);
   const writes = () => h.sandbox.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
   const posts = () => h.sandbox.requests.filter((r) => r.method === 'POST');
   async function run(args: string[], input?: string) {

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,8 @@ export interface Harness {
   /** Runs and asserts exit 0, returning stdout parsed as JSON. */
   json<T = unknown>(args: string[], opts?: RunOptions): Promise<T>;
   login(method?: 'token' | 'session' | 'both'): Promise<void>;
+  /** Writes a file into the harness's temp directory and returns its path. */
+  file(name: string, text: string): string;
   /** "METHOD /path" of every request the sandbox logged since the last clearRequests(). */
   sent(): string[];
   /** Asserts exit 2, a message naming `mention`, and not one request sent. */
@@ -74,6 +76,7 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
     TRACKCTL_RETRIES: '0',
     NO_COLOR: '1',
   };
+  let files = 0;
   const h: Harness = {
     sandbox,
     dir,
@@ -87,6 +90,11 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
     async login(method = 'both') {
       const r = await runCli(['login', '--email', DEMO.email, '--password-stdin', '--method', method], env, { input: `${DEMO.password}\n` });
       if (r.code !== 0) throw new Error(`login failed (${r.code}): ${r.stderr}`);
+    },
+    file(name, text) {
+      const p = join(dir, `${files++}-${name}`);
+      writeFileSync(p, text);
+      return p;
     },
     sent: () => sandbox.requests.map((r) => `${r.method} ${r.path}`),
     async expectUsage(args, mention) {

@@ -9,30 +9,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/program.js';
 import { createContext } from '../../src/context.js';
-import type { IO } from '../../src/io/streams.js';
 import { commandPath, visibleCommands, visibleOptions, walkCommands } from '../../src/completion/tree.js';
 import { ROOT } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
+import { memoryIO } from '../helpers/io.js';
 
 function tree(): Command {
-  const io: IO = {
-    stdout: new PassThrough(),
-    stderr: new PassThrough(),
-    stdin: new PassThrough(),
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    stdinIsTTY: false,
-    columns: () => 80,
-    colorStdout: false,
-    colorStderr: false,
-    out: async () => undefined,
-    err: () => undefined,
-  };
-  return buildProgram(createContext(io, {}, '0.0.0-test'), '0.0.0-test');
+  return buildProgram(createContext(memoryIO(), {}, '0.0.0-test'), '0.0.0-test');
 }
 
 const list = (dir: string): string[] => readdirSync(dir).sort();
