@@ -136,10 +136,10 @@ export function createContext(
       once('secrets', async () => {
         const settings = await ctx.settings();
         if (settings.sandbox) {
-          const { MemoryStore } = await import('./auth/store/index.js');
+          const { MemoryStore } = await import('./runtime.js');
           return new MemoryStore();
         }
-        const { openSecretStore } = await import('./auth/store/index.js');
+        const { openSecretStore } = await import('./runtime.js');
         return openSecretStore({
           mode: settings.credentialStore,
           dataDir: ctx.paths().dataDir,
@@ -149,7 +149,7 @@ export function createContext(
 
     http: () =>
       once('http', async () => {
-        const { HttpClient } = await import('./api/http.js');
+        const { HttpClient } = await import('./runtime.js');
         const settings = await ctx.settings();
         const http = new HttpClient({
           baseUrl: await ctx.baseUrl(),
@@ -164,13 +164,13 @@ export function createContext(
 
     session: () =>
       once('session', async () => {
-        const { createSession } = await import('./auth/session.js');
+        const { createSession } = await import('./runtime.js');
         return createSession(ctx);
       }),
 
     api: () =>
       once('api', async () => {
-        const { createApi } = await import('./api/client.js');
+        const { createApi } = await import('./runtime.js');
         return createApi(ctx);
       }),
 
