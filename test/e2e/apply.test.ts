@@ -19,7 +19,7 @@ interface Named {
   [k: string]: unknown;
 }
 
-const NEW_FLEET = `# yaml-language-server: $schema=../schema/fleet.schema.json
+const NEW_FLEET = `# yaml-language-server: $schema=./fleet.schema.json
 apiVersion: trackctl/v1
 kind: Fleet
 groups:

@@ -6,10 +6,10 @@ import { validateFleet } from '../../src/fleet/validate.js';
 
 const read = (rel: string): string => readFileSync(new URL(`../../${rel}`, import.meta.url), 'utf8');
 
-test('examples/fleet.yaml is valid and points at the schema', async () => {
-  const text = read('examples/fleet.yaml');
-  assert.match(text.split('\n')[0] ?? '', /^# yaml-language-server: \$schema=\.\.\/schema\/fleet\.schema\.json$/);
-  const { doc, problems } = await parseSource(text, 'examples/fleet.yaml');
+test('docs/fleet.example.yaml is valid and points at the schema', async () => {
+  const text = read('docs/fleet.example.yaml');
+  assert.match(text.split('\n')[0] ?? '', /^# yaml-language-server: \$schema=\.\/fleet\.schema\.json$/);
+  const { doc, problems } = await parseSource(text, 'docs/fleet.example.yaml');
   assert.deepEqual(problems, []);
   const checked = validateFleet(doc);
   assert.deepEqual(checked.problems, []);
@@ -18,7 +18,7 @@ test('examples/fleet.yaml is valid and points at the schema', async () => {
 });
 
 test('the JSON Schema names the same fields the loader accepts', () => {
-  const schema = JSON.parse(read('schema/fleet.schema.json')) as {
+  const schema = JSON.parse(read('docs/fleet.schema.json')) as {
     properties: Record<string, unknown>;
     $defs: Record<string, { properties?: Record<string, unknown> }>;
   };

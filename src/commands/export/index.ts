@@ -13,7 +13,7 @@ export function registerExport(program: Command, ctx: Context): void {
       examples(
         'trackctl export > fleet.yaml',
         'trackctl export -o json > fleet.json',
-        'trackctl export --schema ./schema/fleet.schema.json > fleet.yaml',
+        'trackctl export --schema ./docs/fleet.schema.json > fleet.yaml',
       ),
     )
     .action(lazyAction(ctx, async () => import('./run.js')));
