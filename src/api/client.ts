@@ -5,7 +5,7 @@
  */
 import { ApiError, AuthError, NotFoundError } from '../errors.js';
 import type { Context } from '../context.js';
-import type { Session, AuthMode } from '../auth/session.js';
+import { isVersioned, type Session, type AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
 import { sanitizeText } from '../io/sanitize.js';
 
@@ -77,22 +77,21 @@ class ServiceApi implements Api {
   ): Promise<T> {
     const mode = req.auth ?? 'auto';
     if (mode === 'none') return send(req);
-    const versioned = req.path.startsWith('/v2/');
-    let creds = await this.session.credentialsFor(req.path, versioned, mode);
+    let creds = await this.session.credentialsFor(req.path, mode);
     let res = await send({ ...req, headers: { ...req.headers, ...creds } });
     if (res.status !== 401) return res;
     drain(res);
-    if (!(await this.session.renew(creds))) throw this.rejected(req, versioned);
-    creds = await this.session.credentialsFor(req.path, versioned, mode);
+    if (!(await this.session.renew(creds))) throw this.rejected(req);
+    creds = await this.session.credentialsFor(req.path, mode);
     res = await send({ ...req, headers: { ...req.headers, ...creds } });
     if (res.status !== 401) return res;
     drain(res);
-    throw this.rejected(req, versioned);
+    throw this.rejected(req);
   }
 
-  private rejected(req: ApiRequest, versioned: boolean): AuthError {
+  private rejected(req: ApiRequest): AuthError {
     return new AuthError(`the service rejected the credentials for ${req.method} ${req.path} (401)`, {
-      hint: versioned
+      hint: isVersioned(req.path)
         ? 'Sign in again with: trackctl login'
         : 'This endpoint needs a session cookie. Sign in again with: trackctl login --method session (or both)',
     });

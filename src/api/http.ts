@@ -110,7 +110,9 @@ export class HttpClient {
 
   /** Sends a request and reads the whole body, retrying where that is safe. */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    return this.withRetries(req, async (res) => ({ status: res.status, headers: res.headers, text: await readText(res.body) }));
+    const res = await this.withRetries(req, async (r) => ({ status: r.status, headers: r.headers, text: await readText(r.body) }));
+    if (this.opts.trace) this.traceBody(res.text);
+    return res;
   }
 
   /** Sends a request and hands back the body as a stream; retries happen only before the body starts. */
@@ -163,9 +165,7 @@ export class HttpClient {
         continue;
       }
       try {
-        const out = await read(res);
-        if (this.opts.trace && 'text' in (out as object)) this.traceBody((out as unknown as HttpResponse).text);
-        return out;
+        return await read(res);
       } catch (err) {
         // The connection died mid-body (truncated reply): same rules as a failed connection.
         this.trace(`! body of ${req.method} ${url}: ${errorCode(err) ?? describe(err)}`);

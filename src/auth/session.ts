@@ -22,6 +22,11 @@ export type CredentialSource = 'environment' | 'sandbox' | 'keychain' | 'file' |
 export const RENEW_MARGIN_S = 60;
 const SANDBOX_LOGIN = { email: 'demo@example.com', password: 'demo' };
 
+/** API v2 paths take the bearer token; the others take the session cookie only. */
+export function isVersioned(path: string): boolean {
+  return path.startsWith('/v2/');
+}
+
 export interface AuthHeaders {
   authorization?: string;
   cookie?: string;
@@ -32,7 +37,7 @@ export interface Session {
   source(): Promise<CredentialSource>;
   /** What is held right now (after loading), for `login status` and `token show`. */
   current(): Promise<StoredCredentials>;
-  credentialsFor(path: string, versioned: boolean, mode: AuthMode): Promise<AuthHeaders>;
+  credentialsFor(path: string, mode: AuthMode): Promise<AuthHeaders>;
   /** After a 401: renew what was sent. True when something new may be tried. */
   renew(used: AuthHeaders): Promise<boolean>;
   /** A fresh access token (renewed first when it has under a minute left). */
@@ -111,7 +116,8 @@ class CredentialSession implements Session {
     if (!this.fromEnvironment) await (await this.secretStore()).save(this.profile, next);
   }
 
-  async credentialsFor(path: string, versioned: boolean, mode: AuthMode): Promise<AuthHeaders> {
+  async credentialsFor(path: string, mode: AuthMode): Promise<AuthHeaders> {
+    const versioned = isVersioned(path);
     const creds = await this.current();
     const headers: AuthHeaders = {};
     if (mode === 'token' || (mode === 'auto' && versioned)) {

@@ -14,9 +14,6 @@ export interface IO {
   readonly stdinIsTTY: boolean;
   /** Terminal width for tables; 80 when unknown. */
   columns(): number;
-  /** Whether colour goes to stdout (and stderr, which follows the same rule on its own TTY). */
-  colorStdout: boolean;
-  colorStderr: boolean;
   /** Write data (stdout). Resolves when the chunk is flushed or buffered below the high-water mark. */
   out(text: string): Promise<void>;
   /** Write a message line to stderr. */
@@ -70,8 +67,6 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     stderrIsTTY,
     stdinIsTTY: Boolean(process.stdin.isTTY),
     columns: () => process.stdout.columns || process.stderr.columns || Number(env.COLUMNS) || 80,
-    colorStdout: colorWanted(stdoutIsTTY, env, false),
-    colorStderr: colorWanted(stderrIsTTY, env, false),
     out: (text) => writeTo(process.stdout, text),
     err: (text) => {
       process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);

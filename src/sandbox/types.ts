@@ -22,16 +22,8 @@ export interface UnitRecord {
 }
 
 /** A unit as stored: the record's own fields plus what the history generator needs. */
-export interface UnitEntry {
-  did: number;
-  name: string;
-  uniqueID: string | null;
-  trackerID: string | null;
-  deviceType: string;
-  deviceCategory: 'device' | 'sensor' | 'trackedUser';
-  isActive: number;
-  guard: string | null;
-  groupMember: number[];
+export interface UnitEntry
+  extends Pick<UnitRecord, 'did' | 'name' | 'uniqueID' | 'trackerID' | 'deviceType' | 'deviceCategory' | 'isActive' | 'guard' | 'groupMember'> {
   simPhoneNumber?: string;
   /** History exists from this unix time (seconds) ... */
   histFrom: number;

@@ -9,7 +9,7 @@ export function memoryIO(tty = false, columns = 80): MemoryIO {
   const io: MemoryIO = {
     stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
     stdoutIsTTY: tty, stderrIsTTY: false, stdinIsTTY: false,
-    columns: () => columns, colorStdout: false, colorStderr: false,
+    columns: () => columns,
     writes: 0,
     out: async (text) => {
       chunks.push(text);

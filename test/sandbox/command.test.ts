@@ -14,7 +14,7 @@ function fakeCtx(dataDir: string): { io: IO; paths(): { dataDir: string }; out: 
   const err: string[] = [];
   const io: IO = {
     stdout: new PassThrough(), stderr: new PassThrough(), stdin: new PassThrough(),
-    stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: () => 80, colorStdout: false, colorStderr: false,
+    stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: () => 80,
     out: async (t) => void out.push(t),
     err: (t) => void err.push(t),
   };

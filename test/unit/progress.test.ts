@@ -12,7 +12,7 @@ function terminalIO(columns: number | undefined): IO & { written(): string } {
   return {
     stdout: new PassThrough(), stderr, stdin: new PassThrough(),
     stdoutIsTTY: false, stderrIsTTY: true, stdinIsTTY: false,
-    columns: () => columns ?? 80, colorStdout: false, colorStderr: false,
+    columns: () => columns ?? 80,
     out: async () => undefined,
     err: (text) => void stderr.write(`${text}\n`),
     written: () => written,
