@@ -1,9 +1,9 @@
-// Build: type-check with tsc, then bundle src/ (ESM, code splitting) into dist/
-// and the tests into dist-test/. `--no-check` skips the type-check (used by the benches).
-import { build } from 'esbuild';
+// Build: type-check with tsc, then bundle src/ into dist/ (code splitting, shipped as
+// CommonJS) and the tests into dist-test/. `--no-check` skips the type-check (used by the benches).
+import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -30,14 +30,38 @@ const lazyHttp2 = {
   },
 };
 
-// CommonJS dependencies bundled into ESM need a real `require`.
-const banner = { js: "import { createRequire as __trackctlCreateRequire } from 'node:module'; const require = __trackctlCreateRequire(import.meta.url);" };
+// commander loads node:child_process (and with it net, dgram and streams, ~8 ms) only to run
+// external subcommands, which trackctl has none of: it gets the module on first use instead.
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: join(root, 'scripts/shims/child-process-lazy.cjs') } : undefined,
+    );
+  },
+};
+
+// Code undici loads only on demand stays out of the bundle, so it is not parsed at every start-up
+// (~3 ms per 100 KB): the two llhttp WebAssembly images (base64, 145 KB; one is loaded on the first
+// request) are copied beside the chunks, and the fetch body code, needed only for FormData request
+// bodies that trackctl never sends, is left to the installed undici.
+const undiciLlhttp = join(root, 'node_modules/undici/lib/llhttp');
+const wasmImages = ['llhttp_simd-wasm.js', 'llhttp-wasm.js'];
+const undiciOnDemand = {
+  name: 'undici-on-demand',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) => ({ path: `./${args.path.slice('../llhttp/'.length)}`, external: true }));
+    b.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
+      /undici[\\/]lib[\\/]dispatcher[\\/]client-h[12]\.js$/.test(args.importer) ? { path: 'undici/lib/web/fetch/body.js', external: true } : undefined,
+    );
+  },
+};
+
 const common = {
   bundle: true,
   platform: 'node',
   target: 'node20',
   format: 'esm',
-  banner,
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
@@ -47,23 +71,50 @@ const common = {
 };
 
 // Build beside the output and swap it in, so a process running the old build never sees a half-written one.
-async function buildInto(dir, options) {
+async function buildInto(dir, options, finish = async () => undefined) {
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
-  await build({ ...options, outdir: staging });
+  const result = await build({ ...options, outdir: staging });
+  await finish(result, staging);
   rmSync(dir, { recursive: true, force: true });
   renameSync(staging, dir);
 }
 
-await buildInto(join(root, 'dist'), {
-  ...common,
-  entryPoints: { main: join(root, 'src/main.ts'), sandbox: join(root, 'src/sandbox/index.ts') },
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  minifyWhitespace: true,
-  minifySyntax: true,
-  plugins: [lazyHttp2],
-});
+// esbuild splits code only in ESM, so dist/ is bundled as ESM and each file is then turned into
+// CommonJS, dynamic import() becoming require(). The CommonJS loader starts ~8 ms sooner than
+// the ES module loader and loads each chunk in a fraction of the time.
+async function toCommonJS(result, staging) {
+  for (const file of result.outputFiles) {
+    const { code } = await transform(file.text, {
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      supported: { 'dynamic-import': false },
+      minifyWhitespace: true,
+      minifySyntax: true,
+      logLevel: 'warning',
+    });
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeFileSync(file.path, code);
+  }
+  for (const image of wasmImages) writeFileSync(join(staging, 'chunks', image), readFileSync(join(undiciLlhttp, image)));
+  writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
+}
+
+await buildInto(
+  join(root, 'dist'),
+  {
+    ...common,
+    entryPoints: { main: join(root, 'src/main.ts'), sandbox: join(root, 'src/sandbox/index.ts') },
+    splitting: true,
+    write: false,
+    chunkNames: 'chunks/[name]-[hash]',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    plugins: [lazyHttp2, lazyChildProcess, undiciOnDemand],
+  },
+  toCommonJS,
+);
 
 function listTests(dir) {
   const out = [];
@@ -80,6 +131,8 @@ if (tests.length > 0) {
     ...common,
     entryPoints: tests,
     outbase: join(root, 'test'),
+    // The tests stay ES modules; bundled CommonJS dependencies need a real `require`.
+    banner: { js: "import { createRequire as __trackctlCreateRequire } from 'node:module'; const require = __trackctlCreateRequire(import.meta.url);" },
     packages: 'external',
     external: [],
   });

@@ -6,10 +6,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
-import type { Dispatcher } from 'undici';
-// Only the proxy-aware agent and the request API: undici's index also loads fetch,
-// WebSocket, caches and mocks, which cost a command tens of milliseconds at start-up.
-import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+import type { Agent as AgentType, Dispatcher } from 'undici';
+// Only the agent and the request API: undici's index also loads fetch, WebSocket,
+// caches and mocks, which cost a command tens of milliseconds at start-up.
+import Agent from 'undici/lib/dispatcher/agent.js';
 import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
 import undiciApi from 'undici/lib/api/index.js';
 
@@ -83,11 +83,30 @@ export function checkBaseUrl(raw: string): URL {
   throw new UsageError(`invalid base URL "${raw}": expected an https:// URL`);
 }
 
+/**
+ * The proxy-aware agent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. With none of the proxy
+ * variables set (its own reading of them, below) it sends everything through a plain Agent,
+ * so only then is it loaded, with its tunnelling and SOCKS code: ~5 ms of every command's start-up.
+ */
+async function createDispatcher(opts: AgentType.Options): Promise<Dispatcher> {
+  const env = process.env;
+  if ((env.http_proxy ?? env.HTTP_PROXY) || (env.https_proxy ?? env.HTTPS_PROXY)) {
+    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
+    return new EnvHttpProxyAgent(opts);
+  }
+  return new Agent(opts);
+}
+
+/** Milliseconds for timing the trace; the global `performance` would load node:perf_hooks (~2 ms). */
+function nowMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 export class HttpClient {
   readonly baseUrl: string;
   private readonly origin: string;
   private readonly basePath: string;
-  private readonly dispatcher: Dispatcher;
+  private dispatcher: Promise<Dispatcher> | undefined;
   private readonly opts: HttpOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
@@ -100,12 +119,16 @@ export class HttpClient {
     this.opts = opts;
     this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     this.random = opts.random ?? Math.random;
-    this.dispatcher = new EnvHttpProxyAgent({
+  }
+
+  private agent(): Promise<Dispatcher> {
+    this.dispatcher ??= createDispatcher({
       keepAliveTimeout: 10_000,
-      connect: { timeout: opts.timeoutMs },
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
+      connect: { timeout: this.opts.timeoutMs },
+      headersTimeout: this.opts.timeoutMs,
+      bodyTimeout: this.opts.timeoutMs,
     });
+    return this.dispatcher;
   }
 
   /** Sends a request and reads the whole body, retrying where that is safe. */
@@ -122,7 +145,7 @@ export class HttpClient {
 
   async close(): Promise<void> {
     // Every request has finished by now; waiting for idle keep-alive sockets to close politely only delays the exit.
-    await this.dispatcher.destroy();
+    if (this.dispatcher) await (await this.dispatcher).destroy();
   }
 
   private async withRetries<T>(req: HttpRequest, read: (res: StreamResponse) => Promise<T>): Promise<T> {
@@ -135,11 +158,11 @@ export class HttpClient {
       ...req.headers,
     };
     for (let attempt = 0; ; attempt++) {
-      const started = performance.now();
+      const started = nowMs();
       this.traceRequest(req.method, url, headers, payload);
       let res: StreamResponse;
       try {
-        const r = await undiciApi.request.call(this.dispatcher, {
+        const r = await undiciApi.request.call(await this.agent(), {
           origin: this.origin,
           path: this.basePath + req.path,
           method: req.method,
@@ -149,7 +172,7 @@ export class HttpClient {
         res = { status: r.statusCode, headers: r.headers, body: r.body };
       } catch (err) {
         const code = errorCode(err);
-        this.trace(`! ${req.method} ${url}: ${code ?? describe(err)} (${Math.round(performance.now() - started)} ms)`);
+        this.trace(`! ${req.method} ${url}: ${code ?? describe(err)} (${Math.round(nowMs() - started)} ms)`);
         const retryable = IDEMPOTENT.has(req.method) || NEVER_SENT.has(code ?? '');
         if (retryable && attempt < this.opts.retries) {
           await this.backoff(attempt, undefined);
@@ -200,7 +223,7 @@ export class HttpClient {
 
   private traceResponse(res: StreamResponse, started: number): void {
     if (!this.opts.trace) return;
-    this.trace(`< ${res.status} (${Math.round(performance.now() - started)} ms)`);
+    this.trace(`< ${res.status} (${Math.round(nowMs() - started)} ms)`);
     for (const [k, v] of Object.entries(res.headers)) {
       for (const one of Array.isArray(v) ? v : [v ?? '']) this.trace(`< ${k}: ${redactHeader(k, one)}`);
     }

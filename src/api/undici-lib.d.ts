@@ -1,7 +1,12 @@
-// Types for the two undici 7 modules trackctl loads directly (see http.ts for why).
+// Types for the undici 7 modules trackctl loads directly (see http.ts for why).
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export default EnvHttpProxyAgent;
+}
+
+declare module 'undici/lib/dispatcher/agent.js' {
+  import { Agent } from 'undici';
+  export default Agent;
 }
 
 declare module 'undici/lib/dispatcher/dispatcher.js' {

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BIN, ROOT, startHarness, type Harness } from '../helpers/cli.js';
+import { BIN, ROOT, loadedDistFiles, startHarness, type Harness } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
 
 interface Out {
@@ -161,10 +161,10 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
 
   test('__complete for commands, flags and values loads no HTTP, keychain or sandbox code', async () => {
     for (const words of [['devices', ''], ['devices', 'list', '--'], ['history', '1', '-o', ''], ['config', 'set', '']]) {
-      const r = await shell('trackctl', ['__complete', '--', ...words], { NODE_DEBUG: 'esm' });
+      const r = await shell('trackctl', ['__complete', '--', ...words], { NODE_DEBUG: 'module' });
       assert.equal(r.code, 0);
-      const chunks = [...new Set(r.stderr.match(/dist\/[\w/.-]+\.js/g) ?? [])];
-      assert.ok(chunks.length > 0, 'NODE_DEBUG=esm reported the loaded modules');
+      const chunks = loadedDistFiles(r.stderr);
+      assert.ok(chunks.length > 0, 'NODE_DEBUG=module reported the loaded modules');
       for (const chunk of chunks) {
         assert.doesNotMatch(readFileSync(join(ROOT, chunk), 'utf8'), /llhttp|EnvHttpProxyAgent|@napi-rs\/keyring|Reports have been successfully retrieved\./, `${words.join(' ')}: ${chunk}`);
       }
