@@ -46,6 +46,13 @@ const lazyChildProcess = {
 // request) are copied beside the chunks, and the fetch body code, needed only for FormData request
 // bodies that trackctl never sends, is left to the installed undici.
 const undiciLlhttp = join(root, 'node_modules/undici/lib/llhttp');
+// undici compiles the parser straight after requiring its image, so the image sets V8's
+// --liftoff-only first: the parser then stays on the baseline tier. Otherwise V8 recompiles it
+// with its optimising tier in the background and the process cannot exit until that is done,
+// 100-250 ms after a command's work. The flag is set this late because once any V8 flag is
+// changed, V8 refuses the code cache of Node's own modules: each one loaded later (net, http,
+// tls...) would be compiled from source.
+const BASELINE_TIER = "require('node:v8').setFlagsFromString('--liftoff-only');\n";
 const wasmImages = ['llhttp_simd-wasm.js', 'llhttp-wasm.js'];
 const undiciOnDemand = {
   name: 'undici-on-demand',
@@ -97,7 +104,11 @@ async function toCommonJS(result, staging) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, code);
   }
-  for (const image of wasmImages) writeFileSync(join(staging, 'chunks', image), readFileSync(join(undiciLlhttp, image)));
+  for (const image of wasmImages) {
+    const text = readFileSync(join(undiciLlhttp, image), 'utf8');
+    if (!text.startsWith("'use strict'\n")) throw new Error(`undici-on-demand: ${image} changed; review the build`);
+    writeFileSync(join(staging, 'chunks', image), text.replace("'use strict'\n", `'use strict'\n${BASELINE_TIER}`));
+  }
   writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
 }
 

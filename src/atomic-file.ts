@@ -3,12 +3,12 @@
  * the target, flushed, renamed over it, and the directory synced, so a crash
  * leaves either the old file or the new one, never a torn one.
  */
-import { randomBytes } from 'node:crypto';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { randomHex } from './random.js';
 
 export async function writeFileAtomic(path: string, data: string): Promise<void> {
-  const tmp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const tmp = `${path}.${process.pid}-${await randomHex(4)}.tmp`;
   try {
     const handle = await open(tmp, 'wx', 0o600);
     try {

@@ -14,7 +14,7 @@ export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.Proc
   ignoreBrokenPipe(io);
   const ctx = createContext(io, env, VERSION);
   try {
-    const program = buildProgram(ctx, VERSION);
+    const program = buildProgram(ctx, VERSION, argv);
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (err) {

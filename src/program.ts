@@ -1,6 +1,7 @@
 /**
  * Assembles the commander tree. Definitions are light; each action loads its
- * verb's module only when it runs, so help and completion stay fast.
+ * verb's module only when it runs, so help and completion stay fast. Given the
+ * command line, only the invoked top-level command's subtree is defined.
  */
 import { Command, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
@@ -19,7 +20,36 @@ import { registerExport } from './commands/export/index.js';
 import { registerHelp } from './commands/help/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 
-export function buildProgram(ctx: Context, version: string): Command {
+type Register = (program: Command, ctx: Context) => void;
+
+/** Every top-level command (with aliases) and the function that defines it and its subtree, in help order. */
+export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Register }> = [
+  { names: ['login', 'logout', 'token'], register: registerAuth },
+  { names: ['config'], register: registerConfig },
+  { names: ['devices'], register: (p, c) => registerUnits(p, c, 'devices') },
+  { names: ['sensors'], register: (p, c) => registerUnits(p, c, 'sensors') },
+  { names: ['users'], register: registerUsers },
+  { names: ['groups'], register: registerGroups },
+  { names: ['shares'], register: registerShares },
+  { names: ['units'], register: registerAllUnits },
+  { names: ['api'], register: registerApi },
+  { names: ['sandbox'], register: registerSandbox },
+  { names: ['history'], register: registerHistory },
+  { names: ['apply'], register: registerApply },
+  { names: ['export'], register: registerExport },
+  { names: ['completion', '__complete', '__gen'], register: registerCompletion },
+  { names: ['help'], register: registerHelp },
+];
+
+/** Commands that read the whole tree: help and completion. */
+const TREE_READERS = new Set(['help', 'completion', '__complete', '__gen']);
+
+/**
+ * The program. With `argv`, a command that does not read the tree gets only its
+ * own subtree (and help, which also sets up the root): defining all of them
+ * costs several milliseconds of every start-up.
+ */
+export function buildProgram(ctx: Context, version: string, argv?: readonly string[]): Command {
   const program = new Command('trackctl');
   program
     .description('Administer a fleet on the Fleet Location Tracking Service: devices, sensors, users, groups, shares and history.')
@@ -52,20 +82,33 @@ export function buildProgram(ctx: Context, version: string): Command {
     ctx.globals = action.optsWithGlobals() as GlobalOptions;
   });
 
-  registerAuth(program, ctx);
-  registerConfig(program, ctx);
-  registerUnits(program, ctx, 'devices');
-  registerUnits(program, ctx, 'sensors');
-  registerUsers(program, ctx);
-  registerGroups(program, ctx);
-  registerShares(program, ctx);
-  registerAllUnits(program, ctx);
-  registerApi(program, ctx);
-  registerSandbox(program, ctx);
-  registerHistory(program, ctx);
-  registerApply(program, ctx);
-  registerExport(program, ctx);
-  registerCompletion(program, ctx);
-  registerHelp(program, ctx);
+  const word = argv === undefined ? undefined : firstOperand(argv, program);
+  const invoked = word === undefined || TREE_READERS.has(word) ? undefined : TOP_LEVEL.find((c) => c.names.includes(word));
+  for (const command of TOP_LEVEL) {
+    if (!invoked || command === invoked || command.names.includes('help')) command.register(program, ctx);
+  }
   return program;
+}
+
+/**
+ * The first word that is not a root option or an option's value, read the way
+ * commander reads it: `--opt value`, `--opt=value`, `-o value`, `-ovalue`,
+ * clustered short flags (`-vq`), and `--` ending the options.
+ */
+export function firstOperand(argv: readonly string[], program: Command): string | undefined {
+  const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return argv[i + 1];
+    if (arg.startsWith('--')) {
+      if (!arg.includes('=') && takesValue.has(arg)) i++;
+    } else if (arg.startsWith('-') && arg.length > 1) {
+      // -vqo json: flags until the first that takes a value; the rest of the cluster, or the next word, is its value.
+      const at = [...arg.slice(1)].findIndex((ch) => takesValue.has(`-${ch}`));
+      if (at === arg.length - 2) i++;
+    } else {
+      return arg;
+    }
+  }
+  return undefined;
 }

@@ -1,27 +1,22 @@
 /**
  * The thin HTTP layer: one keep-alive undici dispatcher (proxy-aware), timeouts,
  * retries with backoff and jitter, and the -v trace. It knows nothing of
- * resources or credentials: callers pass the headers to send.
+ * resources or credentials: callers pass the headers to send. undici's HTTP
+ * parser is kept on V8's baseline tier: see BASELINE_TIER in scripts/build.mjs.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import { setFlagsFromString } from 'node:v8';
 import type { Agent as AgentType, Dispatcher } from 'undici';
 // Only the agent and the request API: undici's index also loads fetch, WebSocket,
 // caches and mocks, which cost a command tens of milliseconds at start-up.
 import Agent from 'undici/lib/dispatcher/agent.js';
 import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
 import undiciApi from 'undici/lib/api/index.js';
+import { NetworkError, UsageError } from '../errors.js';
+import { redactBody, redactHeader } from './redact.js';
 
 // What undici's index does: the proxy agent reaches its upstream through these methods.
 Object.assign(DispatcherBase.prototype, undiciApi);
-
-// undici parses HTTP with a WebAssembly module. V8 recompiles it with its optimising
-// tier in the background, and the process cannot exit until that is done: well over
-// 100 ms after a command's work has finished. The baseline tier parses fast enough.
-setFlagsFromString('--liftoff-only');
-import { NetworkError, UsageError } from '../errors.js';
-import { redactBody, redactHeader } from './redact.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

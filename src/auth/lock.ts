@@ -8,11 +8,11 @@
  * `staleMs`; the holder touches it periodically, so a long but live operation
  * is never broken. Release removes the file only if it is still ours.
  */
-import { randomBytes } from 'node:crypto';
 import { link, mkdir, open, readFile, rename, unlink, utimes, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { TrackctlError } from '../errors.js';
+import { randomHex } from '../random.js';
 
 export interface FileLockOptions {
   /** Give up waiting after this long. Default 60 000. */
@@ -33,7 +33,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const staleMs = opts.staleMs ?? 30_000;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), time: Date.now(), token: randomBytes(8).toString('hex') };
+  const owner: LockOwner = { pid: process.pid, host: hostname(), time: Date.now(), token: await randomHex(8) };
   await acquire(lockPath, owner, timeoutMs, staleMs);
   // Keep the lock fresh while fn runs so nobody takes it for stale.
   const heartbeat = setInterval(() => {
@@ -140,7 +140,7 @@ function processAlive(pid: number): boolean {
  * in between, its file is put back (link fails rather than overwrite).
  */
 async function breakLock(lockPath: string, staleText: string): Promise<void> {
-  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const aside = `${lockPath}.stale-${process.pid}-${await randomHex(4)}`;
   try {
     await rename(lockPath, aside);
   } catch {

@@ -10,10 +10,10 @@
  * Every call uses the async API under a deadline, so a hung D-Bus call or an
  * unanswered unlock prompt becomes an error instead of a stuck command.
  */
-import { randomBytes } from 'node:crypto';
 import { TrackctlError } from '../../errors.js';
 import { checkSessionBus } from './dbus.js';
 import { sanitizeCredentials, type SecretStore, type StoredCredentials } from './types.js';
+import { randomHex } from '../../random.js';
 
 type KeyringModule = typeof import('@napi-rs/keyring');
 type AsyncEntry = import('@napi-rs/keyring').AsyncEntry;
@@ -125,8 +125,8 @@ export class KeychainStore implements SecretStore {
    */
   async verify(): Promise<void> {
     if (this.#verified) return;
-    const account = `${PROBE_ACCOUNT_PREFIX}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const nonce = randomBytes(12).toString('hex');
+    const account = `${PROBE_ACCOUNT_PREFIX}-${process.pid}-${await randomHex(4)}`;
+    const nonce = await randomHex(12);
     const readBack = await this.#guard('probe', async (signal) => {
       const entry = newEntry(this.#keyring, account);
       try {
