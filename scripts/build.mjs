@@ -13,19 +13,26 @@ if (!args.has('--no-check')) {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 }
 
-// undici's HTTP/2 client gets a lazy node:http2 (see scripts/shims/http2-lazy.cjs).
-const http2Shim = join(root, 'scripts/shims/http2-lazy.cjs');
-const lazyHttp2 = {
-  name: 'lazy-http2',
+// Stand-ins for parts of undici that trackctl never reaches (see each shim for why): its HTTP/2
+// client, and node:http as its core sees it. Each must still be imported where it was.
+const undiciShims = [
+  { name: 'client-h2', filter: /^\.\/client-h2\.js$/, importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, shim: 'undici-no-h2.cjs' },
+  { name: 'node:http', filter: /^node:http$/, importer: /undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/, shim: 'undici-http.cjs' },
+];
+const undiciStandIns = {
+  name: 'undici-stand-ins',
   setup(b) {
-    let used = false;
-    b.onResolve({ filter: /^node:http2$/ }, (args) => {
-      if (!/undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/.test(args.importer)) return undefined;
-      used = true;
-      return { path: http2Shim };
-    });
+    const used = new Set();
+    for (const { name, filter, importer, shim } of undiciShims) {
+      b.onResolve({ filter }, (args) => {
+        if (!importer.test(args.importer)) return undefined;
+        used.add(name);
+        return { path: join(root, 'scripts/shims', shim) };
+      });
+    }
     b.onEnd(() => {
-      if (!used) throw new Error('lazy-http2: undici no longer imports node:http2 from client-h2.js; review scripts/shims/http2-lazy.cjs');
+      const missing = undiciShims.filter((s) => !used.has(s.name)).map((s) => s.name);
+      if (missing.length > 0) throw new Error(`undici-stand-ins: undici no longer imports ${missing.join(', ')} where expected; review scripts/shims/`);
     });
   },
 };
@@ -122,7 +129,7 @@ await buildInto(
     chunkNames: 'chunks/[name]-[hash]',
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [lazyHttp2, lazyChildProcess, undiciOnDemand],
+    plugins: [undiciStandIns, lazyChildProcess, undiciOnDemand],
   },
   toCommonJS,
 );

@@ -12,7 +12,6 @@ import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cookieLogin, passwordGrant, refreshGrant, type TokenReply } from '../api/auth.js';
 import type { SecretStore, StoredCredentials } from './store/index.js';
-import { withFileLock } from './lock.js';
 import { decodeJwt, subjectIds } from './jwt.js';
 
 export type AuthMode = 'auto' | 'token' | 'session' | 'none';
@@ -166,6 +165,7 @@ class CredentialSession implements Session {
   private async refreshUnderLock(stale: string | undefined): Promise<string | undefined> {
     const store = await this.secretStore();
     const lockPath = join(this.ctx.paths().dataDir, 'locks', `${this.profile}.lock`);
+    const { withFileLock } = await import('./lock.js');
     return withFileLock(lockPath, async () => {
       const latest = (await store.load(this.profile)) ?? {};
       const renewedElsewhere =

@@ -7,11 +7,9 @@
  * directory, then rename) under a short inter-process lock, so concurrent
  * saves for different profiles do not lose each other.
  */
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError } from '../../errors.js';
-import { withFileLock } from '../lock.js';
 import { sanitizeCredentials, type SecretStore, type StoredCredentials } from './types.js';
 
 export const CREDENTIALS_FILE_NAME = 'credentials.json';
@@ -56,7 +54,9 @@ export class FileStore implements SecretStore {
   async #read(): Promise<Records> {
     let text: string;
     try {
-      text = await readFile(this.location, 'utf8');
+      // Read synchronously, like the config: a small file, and node:fs/promises (which brings
+      // readline and the file watchers along) would cost every command ~2 ms to load.
+      text = readFileSync(this.location, 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return Object.create(null) as Records;
       throw new TrackctlError(`cannot read credentials file ${this.location}: ${(err as Error).message}`, { cause: err });
@@ -68,7 +68,7 @@ export class FileStore implements SecretStore {
   /** Warns (once per process) when group or others can read the file. */
   async #checkMode(): Promise<void> {
     if (this.#warnedMode || process.platform === 'win32') return;
-    const mode = (await stat(this.location)).mode & 0o777;
+    const mode = statSync(this.location).mode & 0o777;
     if ((mode & 0o077) === 0) return;
     this.#warnedMode = true;
     this.#warn(
@@ -78,6 +78,7 @@ export class FileStore implements SecretStore {
 
   async #update(change: (records: Records) => void): Promise<void> {
     await ensurePrivateDir(this.#dir);
+    const { withFileLock } = await import('../lock.js');
     await withFileLock(`${this.location}.lock`, async () => {
       const records = await this.#read();
       change(records);
@@ -112,12 +113,14 @@ function parseRecords(text: string, path: string): Records {
  * is (it may be one the user chose); the file itself is always 0600.
  */
 export async function ensurePrivateDir(dir: string): Promise<void> {
+  const { mkdir } = await import('node:fs/promises');
   await mkdir(dir, { recursive: true, mode: 0o700 });
 }
 
 /** The credentials file, written atomically and readable by its owner only. */
 async function writeAtomic(path: string, data: string): Promise<void> {
   try {
+    const { writeFileAtomic } = await import('../../atomic-file.js');
     await writeFileAtomic(path, data);
   } catch (err) {
     throw new TrackctlError(`cannot write ${path}: ${(err as Error).message}`, { cause: err });

@@ -8,7 +8,6 @@
  * for auto the backend in use is settled by the first operation.
  */
 import { rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TrackctlError } from '../../errors.js';
 import { FileStore } from './file.js';
@@ -89,6 +88,7 @@ async function strict<T>(op: () => Promise<T>): Promise<T> {
 /** True the first time only: creates the marker exclusively. */
 async function markFirstFallback(dataDir: string, marker: string, reason: string): Promise<boolean> {
   try {
+    const { mkdir, writeFile } = await import('node:fs/promises');
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await writeFile(marker, `${new Date().toISOString()} ${reason}\n`, { flag: 'wx', mode: 0o600 });
     return true;
