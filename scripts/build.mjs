@@ -13,63 +13,48 @@ if (!args.has('--no-check')) {
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit' });
 }
 
-// Stand-ins for parts of undici that trackctl never reaches (see each shim for why): its HTTP/2
-// client, and node:http as its core sees it. Each must still be imported where it was.
-const undiciShims = [
-  { name: 'client-h2', filter: /^\.\/client-h2\.js$/, importer: /undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, shim: 'undici-no-h2.cjs' },
-  { name: 'node:http', filter: /^node:http$/, importer: /undici[\\/]lib[\\/](core[\\/]util|dispatcher[\\/]client)\.js$/, shim: 'undici-http.cjs' },
+// Start-up trims, each measured. Where a dependency imports a module trackctl never needs at
+// start-up, the import gets a stand-in (scripts/shims/, each saying why) or is left out of the
+// bundle and required at run time, when first used. Every entry must still match, or the build fails.
+const shim = (name) => ({ path: join(root, 'scripts/shims', name) });
+const inUndici = (file) => new RegExp(`undici[\\\\/]lib[\\\\/]${file.replaceAll('/', '[\\\\/]')}\\.js$`);
+const trims = [
+  // commander loads node:child_process (with net, dgram and streams, ~8 ms) only to run external subcommands.
+  { filter: /^(node:)?child_process$/, importer: /commander[\\/]lib[\\/]command\.js$/, to: () => shim('child-process-lazy.cjs') },
+  { filter: /^\.\/client-h2\.js$/, importer: inUndici('dispatcher/client'), to: () => shim('undici-no-h2.cjs') },
+  { filter: /^node:http$/, importer: inUndici('(core/util|dispatcher/client)'), to: () => shim('undici-http.cjs') },
+  // The fetch body code (62 KB with what it needs) is needed only for FormData request bodies, which trackctl never sends.
+  { filter: /^\.\.\/web\/fetch\/body\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => ({ path: 'undici/lib/web/fetch/body.js', external: true }) },
+  // The two llhttp WebAssembly images (base64, 145 KB; one is loaded on the first request) are copied beside the chunks.
+  { filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/, importer: inUndici('dispatcher/client-h1'), to: (p) => ({ path: p.replace('../llhttp/', './'), external: true }) },
 ];
-const undiciStandIns = {
-  name: 'undici-stand-ins',
+const startUpTrims = {
+  name: 'start-up-trims',
   setup(b) {
     const used = new Set();
-    for (const { name, filter, importer, shim } of undiciShims) {
-      b.onResolve({ filter }, (args) => {
-        if (!importer.test(args.importer)) return undefined;
-        used.add(name);
-        return { path: join(root, 'scripts/shims', shim) };
+    trims.forEach((trim, i) => {
+      b.onResolve({ filter: trim.filter }, (args) => {
+        if (!trim.importer.test(args.importer)) return undefined;
+        used.add(i);
+        return trim.to(args.path);
       });
-    }
+    });
     b.onEnd(() => {
-      const missing = undiciShims.filter((s) => !used.has(s.name)).map((s) => s.name);
-      if (missing.length > 0) throw new Error(`undici-stand-ins: undici no longer imports ${missing.join(', ')} where expected; review scripts/shims/`);
+      const stale = trims.filter((_, i) => !used.has(i)).map((t) => `${t.filter} from ${t.importer}`);
+      if (stale.length > 0) throw new Error(`start-up-trims: no longer imported: ${stale.join('; ')}; review scripts/build.mjs`);
     });
   },
 };
 
-// commander loads node:child_process (and with it net, dgram and streams, ~8 ms) only to run
-// external subcommands, which trackctl has none of: it gets the module on first use instead.
-const lazyChildProcess = {
-  name: 'lazy-child-process',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /commander[\\/]lib[\\/]command\.js$/.test(args.importer) ? { path: join(root, 'scripts/shims/child-process-lazy.cjs') } : undefined,
-    );
-  },
-};
-
-// Code undici loads only on demand stays out of the bundle, so it is not parsed at every start-up
-// (~3 ms per 100 KB): the two llhttp WebAssembly images (base64, 145 KB; one is loaded on the first
-// request) are copied beside the chunks, and the fetch body code, needed only for FormData request
-// bodies that trackctl never sends, is left to the installed undici.
 const undiciLlhttp = join(root, 'node_modules/undici/lib/llhttp');
+const wasmImages = ['llhttp_simd-wasm.js', 'llhttp-wasm.js'];
 // undici compiles the parser straight after requiring its image, so the image sets V8's
 // --liftoff-only first: the parser then stays on the baseline tier. Otherwise V8 recompiles it
 // with its optimising tier in the background and the process cannot exit until that is done,
 // 100-250 ms after a command's work. The flag is set this late because once any V8 flag is
-// changed, V8 refuses the code cache of Node's own modules: each one loaded later (net, http,
-// tls...) would be compiled from source.
+// changed, V8 refuses the code cache of Node's own modules: each one loaded later (net, tls...)
+// would be compiled from source.
 const BASELINE_TIER = "require('node:v8').setFlagsFromString('--liftoff-only');\n";
-const wasmImages = ['llhttp_simd-wasm.js', 'llhttp-wasm.js'];
-const undiciOnDemand = {
-  name: 'undici-on-demand',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/ }, (args) => ({ path: `./${args.path.slice('../llhttp/'.length)}`, external: true }));
-    b.onResolve({ filter: /^\.\.\/web\/fetch\/body\.js$/ }, (args) =>
-      /undici[\\/]lib[\\/]dispatcher[\\/]client-h[12]\.js$/.test(args.importer) ? { path: 'undici/lib/web/fetch/body.js', external: true } : undefined,
-    );
-  },
-};
 
 const common = {
   bundle: true,
@@ -129,7 +114,7 @@ await buildInto(
     chunkNames: 'chunks/[name]-[hash]',
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [undiciStandIns, lazyChildProcess, undiciOnDemand],
+    plugins: [startUpTrims],
   },
   toCommonJS,
 );
