@@ -3,6 +3,7 @@
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -46,15 +47,25 @@ const startUpTrims = {
   },
 };
 
+// undici's two llhttp WebAssembly images are modules holding base64 text (72 KB each); the build
+// writes each as a .wasm file beside the chunks, with a small module in its place that reads it.
+// undici compiles the parser straight after requiring its image, so that module first sets V8's
+// --liftoff-only: the parser then stays on the baseline tier. Otherwise V8 recompiles it with its
+// optimising tier in the background and the process cannot exit until that is done, 100-250 ms
+// after a command's work. The flag is set this late because once any V8 flag is changed, V8
+// refuses the code cache of Node's own modules: each one loaded later would be compiled from source.
 const undiciLlhttp = join(root, 'node_modules/undici/lib/llhttp');
 const wasmImages = ['llhttp_simd-wasm.js', 'llhttp-wasm.js'];
-// undici compiles the parser straight after requiring its image, so the image sets V8's
-// --liftoff-only first: the parser then stays on the baseline tier. Otherwise V8 recompiles it
-// with its optimising tier in the background and the process cannot exit until that is done,
-// 100-250 ms after a command's work. The flag is set this late because once any V8 flag is
-// changed, V8 refuses the code cache of Node's own modules: each one loaded later (net, tls...)
-// would be compiled from source.
-const BASELINE_TIER = "require('node:v8').setFlagsFromString('--liftoff-only');\n";
+function writeWasmImages(chunksDir) {
+  for (const image of wasmImages) {
+    const wasm = image.replace(/-wasm\.js$/, '.wasm');
+    writeFileSync(join(chunksDir, wasm), createRequire(import.meta.url)(join(undiciLlhttp, image)));
+    writeFileSync(
+      join(chunksDir, image),
+      `'use strict';\n// Written by scripts/build.mjs in place of undici's ${image}.\nrequire('node:v8').setFlagsFromString('--liftoff-only');\nmodule.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, '${wasm}'));\n`,
+    );
+  }
+}
 
 const common = {
   bundle: true,
@@ -96,11 +107,7 @@ async function toCommonJS(result, staging) {
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, code);
   }
-  for (const image of wasmImages) {
-    const text = readFileSync(join(undiciLlhttp, image), 'utf8');
-    if (!text.startsWith("'use strict'\n")) throw new Error(`undici-on-demand: ${image} changed; review the build`);
-    writeFileSync(join(staging, 'chunks', image), text.replace("'use strict'\n", `'use strict'\n${BASELINE_TIER}`));
-  }
+  writeWasmImages(join(staging, 'chunks'));
   writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
 }
 

@@ -11,7 +11,6 @@ declare const __TRACKCTL_VERSION__: string;
 export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';
 
 export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  ignoreBrokenPipe(io);
   const ctx = createContext(io, env, VERSION);
   try {
     const program = buildProgram(ctx, VERSION, argv);
@@ -40,16 +39,6 @@ function reportError(err: unknown, io: IO, env: NodeJS.ProcessEnv): number {
     io.err(`error: ${String(err)}`);
   }
   return code;
-}
-
-/** `trackctl devices list | head` must end quietly, not with an EPIPE stack trace. */
-function ignoreBrokenPipe(io: IO): void {
-  // The failed write itself is settled in io (see writeTo); this keeps the stream's error event from crashing.
-  io.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
-  });
-  // Messages to a closed stderr (`2>&1 | head`) are dropped; the command still finishes (and saves renewed tokens).
-  io.stderr.on('error', () => undefined);
 }
 
 /** commander's exits (help shown, usage error already printed) carry a "commander." code. */

@@ -56,25 +56,56 @@ function writeTo(stream: Writable, text: string): Promise<void> {
   });
 }
 
+/**
+ * The process's streams, each created on first use: process.stderr on a pipe costs
+ * ~4 ms of start-up (it loads node:net), process.stdin ~4 ms, and most commands never
+ * touch either. Each stream gets its error handler as it is created: `trackctl … | head`
+ * (EPIPE) ends quietly, and messages to a closed stderr (`2>&1 | head`) are dropped while
+ * the command still finishes (and saves renewed tokens).
+ */
 export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
-  const stdoutIsTTY = Boolean(process.stdout.isTTY);
-  const stderrIsTTY = Boolean(process.stderr.isTTY);
+  let stdoutReady = false;
+  let stderrReady = false;
+  const stdout = (): Writable => {
+    if (!stdoutReady) {
+      stdoutReady = true;
+      // The failed write itself is settled in writeTo; this keeps the stream's error event from crashing.
+      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
+      });
+    }
+    return process.stdout;
+  };
+  const stderr = (): Writable => {
+    if (!stderrReady) {
+      stderrReady = true;
+      process.stderr.on('error', () => undefined);
+    }
+    return process.stderr;
+  };
   const io: IO = {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    // process.stdin is built on first use: creating it costs ~4 ms of start-up that most commands never need.
+    get stdout() {
+      return stdout();
+    },
+    get stderr() {
+      return stderr();
+    },
     get stdin() {
       return process.stdin;
     },
-    stdoutIsTTY,
-    stderrIsTTY,
+    get stdoutIsTTY() {
+      return Boolean(process.stdout.isTTY);
+    },
+    get stderrIsTTY() {
+      return Boolean(process.stderr.isTTY);
+    },
     get stdinIsTTY() {
       return Boolean(process.stdin.isTTY);
     },
     columns: () => process.stdout.columns || process.stderr.columns || Number(env.COLUMNS) || 80,
-    out: (text) => writeTo(process.stdout, text),
+    out: (text) => writeTo(stdout(), text),
     err: (text) => {
-      process.stderr.write(text.endsWith('\n') ? text : `${text}\n`);
+      stderr().write(text.endsWith('\n') ? text : `${text}\n`);
     },
   };
   return io;
