@@ -24,6 +24,7 @@ const trims = [
   { filter: /^(node:)?child_process$/, importer: /commander[\\/]lib[\\/]command\.js$/, to: () => shim('child-process-lazy.cjs') },
   { filter: /^\.\/client-h2\.js$/, importer: inUndici('dispatcher/client'), to: () => shim('undici-no-h2.cjs') },
   { filter: /^node:http$/, importer: inUndici('(core/util|dispatcher/client)'), to: () => shim('undici-http.cjs') },
+  { filter: /^node:assert$/, importer: inUndici('.+'), to: () => shim('undici-assert.cjs') },
   // The fetch body code (62 KB with what it needs) is needed only for FormData request bodies, which trackctl never sends.
   { filter: /^\.\.\/web\/fetch\/body\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => ({ path: 'undici/lib/web/fetch/body.js', external: true }) },
   // The two llhttp WebAssembly images (base64, 145 KB; one is loaded on the first request) are copied beside the chunks.

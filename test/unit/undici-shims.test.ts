@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import http from 'node:http';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 
@@ -17,4 +18,15 @@ test("node:http as undici's core sees it carries node's default maxHeaderSize", 
 test('the HTTP/2 client stand-in fails loudly if it is ever reached', () => {
   const connectH2 = load(join(ROOT, 'scripts/shims/undici-no-h2.cjs')) as () => void;
   assert.throws(() => connectH2(), /HTTP\/2/);
+});
+
+test("undici calls node:assert only as assert(value[, message]), and a failed check still throws node's AssertionError", () => {
+  const lib = join(ROOT, 'node_modules/undici/lib');
+  const methods = readdirSync(lib, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.js'))
+    .flatMap((f) => readFileSync(join(lib, f), 'utf8').match(/\bassert\.\w+/g) ?? []);
+  assert.deepEqual(methods, []);
+  const stand = load(join(ROOT, 'scripts/shims/undici-assert.cjs')) as (value: unknown, message?: string) => void;
+  stand(1);
+  assert.throws(() => stand(0, 'broken invariant'), { name: 'AssertionError', message: 'broken invariant' });
 });
