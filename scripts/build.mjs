@@ -27,7 +27,7 @@ const trims = [
   { filter: /^node:assert$/, importer: inUndici('.+'), to: () => shim('undici-assert.cjs') },
   // The fetch body code (62 KB with what it needs) is needed only for FormData request bodies, which trackctl never sends.
   { filter: /^\.\.\/web\/fetch\/body\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => ({ path: 'undici/lib/web/fetch/body.js', external: true }) },
-  // The two llhttp WebAssembly images (base64, 145 KB; one is loaded on the first request) are copied beside the chunks.
+  // The two llhttp WebAssembly images (145 KB of base64 source; one is loaded on the first request): see writeWasmImages.
   { filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/, importer: inUndici('dispatcher/client-h1'), to: (p) => ({ path: p.replace('../llhttp/', './'), external: true }) },
 ];
 const startUpTrims = {
