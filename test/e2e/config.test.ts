@@ -36,6 +36,17 @@ describe('config profiles', () => {
     assert.equal((await h.run(['config', 'get', 'timeout'])).stdout, '30s\n');
   });
 
+  test("share-url left unset is base-url's origin, shown as the default", async () => {
+    const p = ['-p', 'links'];
+    assert.equal((await h.run(['config', 'get', 'share-url', ...p])).code, 2, 'nothing to derive it from');
+    assert.equal((await h.run(['config', 'set', 'base-url', 'https://fleet.example.com/api/', ...p])).code, 0);
+    assert.equal((await h.run(['config', 'get', 'share-url', ...p])).stdout, 'https://fleet.example.com\n');
+    const list = await h.json<Array<{ key: string; value: string; source: string }>>(['config', 'list', ...p]);
+    assert.deepEqual(list.find((r) => r.key === 'share-url'), { key: 'share-url', value: 'https://fleet.example.com', source: 'default' });
+    assert.equal((await h.run(['config', 'set', 'share-url', 'https://share.example.com', ...p])).code, 0);
+    assert.equal((await h.run(['config', 'get', 'share-url', ...p])).stdout, 'https://share.example.com\n');
+  });
+
   test("the profile's output setting is the default format; -o and TRACKCTL_OUTPUT override it", async () => {
     await h.login();
     assert.match((await h.run(['devices', 'list'])).stdout, /^DID\t/);

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import { DEFAULTS, PROFILE_KEYS, validateProfileName, validateSetting } from '../../config/index.js';
+import { PROFILE_KEYS, validateProfileName, validateSetting, withDefaults } from '../../config/index.js';
 import { renderList, type Column } from '../../io/output.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
@@ -16,10 +16,12 @@ function knownKey(key: string): (typeof PROFILE_KEYS)[number] {
   return found;
 }
 
+/** Each key's value in force for the profile: stored, or its default (share-url: base-url's origin), or unset. */
 async function effective(ctx: Context) {
   const stored = (await ctx.config()).read(ctx.profileName());
+  const values = withDefaults(stored);
   return PROFILE_KEYS.map((key) => {
-    const value = stored[key] ?? (DEFAULTS as Partial<Record<string, string>>)[key];
+    const value = values[key];
     return { key, value: value ?? '', source: stored[key] !== undefined ? 'profile' : value !== undefined ? 'default' : 'unset' };
   });
 }
