@@ -5,7 +5,7 @@
  */
 import { ApiError, AuthError, NotFoundError } from '../errors.js';
 import type { Context } from '../context.js';
-import { isVersioned, type Session, type AuthMode } from '../auth/session.js';
+import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
 import { sanitizeText } from '../io/sanitize.js';
 
@@ -90,11 +90,7 @@ class ServiceApi implements Api {
   }
 
   private rejected(req: ApiRequest): AuthError {
-    return new AuthError(`the service rejected the credentials for ${req.method} ${req.path} (401)`, {
-      hint: isVersioned(req.path)
-        ? 'Sign in again with: trackctl login'
-        : 'This endpoint needs a session cookie. Sign in again with: trackctl login --method session (or both)',
-    });
+    return new AuthError(`the service rejected the credentials for ${req.method} ${req.path} (401)`, { hint: this.session.signInHint(req.path) });
   }
 }
 

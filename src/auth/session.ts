@@ -39,6 +39,8 @@ export interface Session {
   credentialsFor(path: string, mode: AuthMode): Promise<AuthHeaders>;
   /** After a 401: renew what was sent. True when something new may be tried. */
   renew(used: AuthHeaders): Promise<boolean>;
+  /** What to do when the service refuses the credentials in use for `path`: it depends on where they came from. */
+  signInHint(path: string): string;
   /** A fresh access token (renewed first when it has under a minute left). */
   accessToken(opts?: { force?: boolean }): Promise<string | undefined>;
   login(p: LoginParams): Promise<StoredCredentials>;
@@ -146,6 +148,24 @@ class CredentialSession implements Session {
     });
   }
 
+  signInHint(path: string): string {
+    if (this.from.envToken) return 'TRACKCTL_TOKEN was refused: set a current token (trackctl token print gives one), or unset it to use the stored sign-in';
+    if (this.from.envLogin && !this.from.sandbox) return 'The credentials come from TRACKCTL_EMAIL and TRACKCTL_PASSWORD: check them';
+    return isVersioned(path)
+      ? 'Sign in again with: trackctl login'
+      : 'This endpoint needs a session cookie. Sign in again with: trackctl login --method session (or both)';
+  }
+
+  /** A sign-in with environment credentials that fails says to check them, not to run `trackctl login`. */
+  private async signIn<T>(path: string, attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof AuthError && this.from.envLogin && !this.from.sandbox) err.hint = this.signInHint(path);
+      throw err;
+    }
+  }
+
   async accessToken(opts: { force?: boolean } = {}): Promise<string | undefined> {
     const creds = await this.current();
     if (this.from.envToken) return this.from.envToken;
@@ -155,7 +175,8 @@ class CredentialSession implements Session {
     const password = this.password();
     const email = creds.email ?? this.from.envLogin?.email;
     if (password && email) {
-      await this.save({ ...creds, ...tokenFields(await passwordGrant(this.http, { clientId: this.clientId, email, password }), this.nowS()) });
+      const reply = await this.signIn('/v2/', () => passwordGrant(this.http, { clientId: this.clientId, email, password }));
+      await this.save({ ...creds, ...tokenFields(reply, this.nowS()) });
       return this.creds?.accessToken;
     }
     return fresh ? creds.accessToken : undefined;
@@ -192,7 +213,7 @@ class CredentialSession implements Session {
     const email = creds.email ?? this.from.envLogin?.email;
     const password = this.password();
     if (!email || !password) throw new AuthError('the session expired and no password is available to renew it', { hint: 'Run: trackctl login' });
-    const { data, cookies } = await cookieLogin(this.http, { email, password });
+    const { data, cookies } = await this.signIn('/login/', () => cookieLogin(this.http, { email, password }));
     await this.save({ ...(this.creds ?? {}), email, cookies, sessionCreatedAt: this.nowS(), ...ids(data) });
     return cookies;
   }

@@ -244,6 +244,19 @@ describe('credentials from the environment', () => {
     assert.equal(existsSync(join(h.env.TRACKCTL_DATA_DIR ?? '', 'credentials.json')), false);
   });
 
+  test('refused environment credentials point at the variables, not at trackctl login', async () => {
+    const wrong = await h.run(['devices', 'list'], { env: { TRACKCTL_EMAIL: DEMO.email, TRACKCTL_PASSWORD: 'wrong' } });
+    assert.equal(wrong.code, 3);
+    assert.match(wrong.stderr, /TRACKCTL_EMAIL and TRACKCTL_PASSWORD: check them/);
+    const cookie = await h.run(['api', '/all-units/'], { env: { TRACKCTL_EMAIL: DEMO.email, TRACKCTL_PASSWORD: 'wrong' } });
+    assert.equal(cookie.code, 3);
+    assert.match(cookie.stderr, /TRACKCTL_EMAIL and TRACKCTL_PASSWORD: check them/);
+    const token = await h.run(['devices', 'list'], { env: { TRACKCTL_TOKEN: 'not-a-token' } });
+    assert.equal(token.code, 3);
+    assert.match(token.stderr, /TRACKCTL_TOKEN was refused/);
+    for (const r of [wrong, cookie, token]) assert.doesNotMatch(r.stderr, /trackctl login\b(?! --method)/);
+  });
+
   test('--sandbox needs no set-up at all', async () => {
     const r = await runCli(['--sandbox', 'devices', 'list', '-o', 'json'], { TRACKCTL_CONFIG_DIR: join(h.dir, 'fresh') });
     assert.equal(r.code, 0, r.stderr);
