@@ -40,18 +40,6 @@ export function parseFormatFrom<F extends string>(value: string | undefined, all
   return format;
 }
 
-function isOutputFormat(value: string): value is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(value);
-}
-
-/** -o/--output value → format; `allowed` narrows OUTPUT_FORMATS for commands that offer fewer. */
-export function parseFormat(value: string | undefined, allowed: readonly string[] = OUTPUT_FORMATS): OutputFormat {
-  const format = parseFormatFrom(value, allowed);
-  // A bug, not a usage error: formats beyond OUTPUT_FORMATS are parsed with parseFormatFrom.
-  if (!isOutputFormat(format)) throw new Error(`parseFormat: "${format}" is not an OutputFormat; use parseFormatFrom`);
-  return format;
-}
-
 /** --fields a,b,c → ['a','b','c'] (trimmed, duplicates dropped); undefined when not given. */
 export function parseFields(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;

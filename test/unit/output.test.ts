@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../src/errors.js';
 import { memoryIO } from '../helpers/io.js';
 import {
-  parseFields, parseFormat, parseFormatFrom, renderList, renderRaw, renderRecord,
+  OUTPUT_FORMATS, parseFields, parseFormatFrom, renderList, renderRaw, renderRecord,
   type Column, type OutputFormat, type OutputOptions, type Rec,
 } from '../../src/io/output.js';
 
@@ -118,16 +118,16 @@ test('renderRecord: json is the one record, csv is header plus one row', async (
   assert.equal((parseCsv(csv.io.text()) as string[][]).length, 2);
 });
 
-test('parseFormat accepts the formats case-insensitively and names the allowed list on error', () => {
-  assert.equal(parseFormat('JSON'), 'json');
-  assert.equal(parseFormat(undefined), 'table');
-  assert.equal(parseFormat('csv', ['table', 'csv']), 'csv');
-  assert.throws(() => parseFormat('xml'), (error: unknown) => {
+test('parseFormatFrom accepts the formats case-insensitively and names the allowed list on error', () => {
+  assert.equal(parseFormatFrom('JSON', OUTPUT_FORMATS), 'json');
+  assert.equal(parseFormatFrom(undefined, OUTPUT_FORMATS), 'table');
+  assert.equal(parseFormatFrom('csv', ['table', 'csv']), 'csv');
+  assert.throws(() => parseFormatFrom('xml', OUTPUT_FORMATS), (error: unknown) => {
     assert.ok(error instanceof UsageError);
     assert.match(error.message, /"xml".*table, json, ndjson, csv, yaml/);
     return true;
   });
-  assert.throws(() => parseFormat('yaml', ['table', 'json']), /use one of: table, json$/);
+  assert.throws(() => parseFormatFrom('yaml', ['table', 'json']), /use one of: table, json$/);
   assert.equal(parseFormatFrom('gpx', ['json', 'geojson', 'gpx'] as const), 'gpx');
 });
 
