@@ -27,6 +27,8 @@ export interface Completion {
   files: boolean;
   /** Ids of this kind are wanted; each is prefixed with `prefix` (the list typed before the last comma, or `--flag=`). */
   ids?: { kind: IdKind; prefix: string; partial: string };
+  /** Profile names are wanted, each prefixed with `prefix` (`--profile=`). */
+  profiles?: { prefix: string; partial: string };
   globals: LineGlobals;
 }
 
@@ -145,6 +147,10 @@ function valuesFor(
   const prefix = flagPrefix + listPrefix;
   if (spec?.ids) {
     result.ids = { kind: spec.ids, prefix, partial };
+    return;
+  }
+  if (spec?.profiles) {
+    result.profiles = { prefix, partial };
     return;
   }
   const values = spec?.values ?? choices;

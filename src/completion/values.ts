@@ -18,6 +18,8 @@ export interface ValueSpec {
   /** … or the option's long flag. */
   option?: string;
   ids?: IdKind;
+  /** Profile names, from the config file. */
+  profiles?: boolean;
   values?: readonly string[];
   /** The value is a comma-separated list: complete the item after the last comma. */
   list?: boolean;
@@ -64,6 +66,8 @@ export const VALUE_SPECS: readonly ValueSpec[] = [
   { path: '*', option: '--remove-group', ids: 'group' },
   { path: '*', option: '--add-viewer-group', ids: 'group' },
   { path: '*', option: '--remove-viewer-group', ids: 'group' },
+  { path: '*', option: '--profile', profiles: true },
+  { path: 'config use', arg: 0, profiles: true },
   // Fixed values commander does not know as choices.
   { path: 'history', option: '--output', values: HISTORY_FORMATS },
   { path: 'history', option: '--types', values: REPORT_TYPES, list: true },

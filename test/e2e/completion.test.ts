@@ -127,6 +127,10 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
     assert.deepEqual(await bash('config', 'set', 'credential-store', ''), ['auto', 'keychain', 'file']);
     assert.deepEqual(await bash('completion', ''), ['bash', 'zsh', 'fish']);
     assert.deepEqual(await bash('help', 'exit'), ['exit-codes']);
+    assert.equal((await h.run(['config', 'set', 'timeout', '5s', '-p', 'staging'])).code, 0);
+    assert.deepEqual(await bash('-p', ''), ['default', 'staging']);
+    assert.deepEqual(await bash('devices', 'list', '--profile', 'st'), ['staging']);
+    assert.deepEqual(await bash('config', 'use', 's'), ['staging']);
     // bash splits --output=json at "=": the script glues it back and replaces only the value.
     assert.deepEqual(await bash('devices', 'list', '--output', '=', 'nd'), ['ndjson']);
     assert.ok((await bash('devices', 'list', '--output', '=')).includes('yaml'));

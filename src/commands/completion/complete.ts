@@ -12,6 +12,11 @@ function oneLine(text: string): string {
 export async function runComplete(words: readonly string[], root: Command, ctx: Context): Promise<void> {
   const result = complete(root, words.length > 0 ? words : [''], { topics: TOPICS });
   let candidates: Candidate[] = result.candidates;
+  if (result.profiles) {
+    const { prefix, partial } = result.profiles;
+    const names = new Set(['default', ...(await ctx.config()).profiles()]);
+    candidates = [...candidates, ...[...names].filter((n) => n.startsWith(partial)).map((n) => ({ value: prefix + n }))];
+  }
   if (result.ids) {
     const { fetchIds } = await import('../../completion/ids.js');
     candidates = [...candidates, ...(await fetchIds(ctx, result.ids, result.globals))];
