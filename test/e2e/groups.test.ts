@@ -20,8 +20,6 @@ describe('groups', () => {
     await h.close();
   });
 
-  const sent = () => h.sent();
-  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
 
   test('list: JSON array of the records as sent; one request, no name look-ups off a terminal', async () => {
     h.sandbox.clearRequests();
@@ -30,11 +28,11 @@ describe('groups', () => {
     const north = groups.find((g) => g.name === 'North depot');
     assert.ok(north && north.groupMembers.length > 0 && north.groupViewers.length > 0);
     assert.ok(north.groupMembers.every((id) => typeof id === 'number'), 'ids stay numbers in JSON');
-    assert.deepEqual(sent(), ['GET /v2/groups/']);
+    assert.deepEqual(h.sent(), ['GET /v2/groups/']);
     h.sandbox.clearRequests();
     const piped = await h.run(['groups', 'list']);
     assert.equal(piped.code, 0, piped.stderr);
-    assert.deepEqual(sent(), ['GET /v2/groups/'], 'a piped table costs no /all-units/ call');
+    assert.deepEqual(h.sent(), ['GET /v2/groups/'], 'a piped table costs no /all-units/ call');
     assert.match(piped.stdout.split('\n')[0] ?? '', /^GID\tNAME\tMEMBERS\tVIEWERS$/);
   });
 
@@ -55,8 +53,8 @@ describe('groups', () => {
     const g = await h.json<GroupRec>(['groups', 'get', '101']);
     assert.equal(g.gid, 101);
     assert.equal((await h.run(['groups', 'get', '9999'])).code, 4);
-    await expectUsage(['groups', 'get', '0'], '"0"');
-    await expectUsage(['groups', 'get', 'north'], '"north"');
+    await h.expectUsage(['groups', 'get', '0'], '"0"');
+    await h.expectUsage(['groups', 'get', 'north'], '"north"');
   });
 
   let gid = 0;
@@ -68,8 +66,8 @@ describe('groups', () => {
     assert.deepEqual([g.groupMembers, g.groupViewers], [[], []]);
     assert.equal(h.sandbox.requests[0]?.path, '/v2/groups/');
     assert.deepEqual(h.sandbox.requests[0]?.body, { name: 'West depot' });
-    await expectUsage(['groups', 'create'], 'missing --name (no terminal to ask on)');
-    await expectUsage(['groups', 'create', '--name', '  '], 'name');
+    await h.expectUsage(['groups', 'create'], 'missing --name (no terminal to ask on)');
+    await h.expectUsage(['groups', 'create', '--name', '  '], 'name');
   });
 
   test('update: PATCH name, then PUT members and viewers; the nested result is unwrapped', async () => {
@@ -79,7 +77,7 @@ describe('groups', () => {
     assert.equal(g.name, 'West yard');
     assert.deepEqual([...g.groupMembers].sort(), [2004, 2016, 2020]);
     assert.deepEqual(g.groupViewers, [2002]);
-    assert.deepEqual(sent(), [
+    assert.deepEqual(h.sent(), [
       `PATCH /v2/groups/${gid}`,
       `PUT /v2/groups/${gid}/groupMembers/2004,2016,2020`,
       `PUT /v2/groups/${gid}/groupViewers/2002`,
@@ -92,7 +90,7 @@ describe('groups', () => {
     const g = await h.json<GroupRec>(['groups', 'update', String(gid), '--remove-member', '2004', '--remove-viewer', '2002']);
     assert.deepEqual([...g.groupMembers].sort(), [2016, 2020]);
     assert.deepEqual(g.groupViewers, []);
-    assert.deepEqual(sent(), [`DELETE /v2/groups/${gid}/groupMembers/2004`, `DELETE /v2/groups/${gid}/groupViewers/2002`]);
+    assert.deepEqual(h.sent(), [`DELETE /v2/groups/${gid}/groupMembers/2004`, `DELETE /v2/groups/${gid}/groupViewers/2002`]);
     const raw = await h.run(['groups', 'update', String(gid), '--add-member', '2004', '--raw']);
     assert.equal(raw.code, 0, raw.stderr);
     const body = JSON.parse(raw.stdout) as { result: { result: Record<string, GroupRec> } };
@@ -103,19 +101,19 @@ describe('groups', () => {
   });
 
   test('update: bad input → 2 and nothing sent; unknown group → 4', async () => {
-    await expectUsage(['groups', 'update', String(gid)], 'nothing to change');
-    await expectUsage(['groups', 'update', String(gid), '--add-member', '2004,,2005'], '2004,,2005');
-    await expectUsage(['groups', 'update', String(gid), '--add-viewer', 'bob'], '"bob"');
-    await expectUsage(['groups', 'update', String(gid), '--add-member', '2004', '--remove-member', '2004'], '2004');
-    await expectUsage(['groups', 'update', String(gid), '--name', 'ok', '--remove-viewer', '-1'], '-1');
-    await expectUsage(['groups', 'update', 'x1', '--name', 'New'], '"x1"');
+    await h.expectUsage(['groups', 'update', String(gid)], 'nothing to change');
+    await h.expectUsage(['groups', 'update', String(gid), '--add-member', '2004,,2005'], '2004,,2005');
+    await h.expectUsage(['groups', 'update', String(gid), '--add-viewer', 'bob'], '"bob"');
+    await h.expectUsage(['groups', 'update', String(gid), '--add-member', '2004', '--remove-member', '2004'], '2004');
+    await h.expectUsage(['groups', 'update', String(gid), '--name', 'ok', '--remove-viewer', '-1'], '-1');
+    await h.expectUsage(['groups', 'update', 'x1', '--name', 'New'], '"x1"');
     const missing = await h.run(['groups', 'update', '9999', '--add-member', '2004']);
     assert.equal(missing.code, 4, missing.stderr);
   });
 
   test('delete: refuses without --yes; bad id → 2 with nothing sent', async () => {
-    await expectUsage(['groups', 'delete', String(gid)], '--yes');
-    await expectUsage(['groups', 'delete', String(gid), '1.5', '--yes'], '"1.5"');
+    await h.expectUsage(['groups', 'delete', String(gid)], '--yes');
+    await h.expectUsage(['groups', 'delete', String(gid), '1.5', '--yes'], '"1.5"');
   });
 
   test('delete: one unknown id → 7 with a per-item report; the others are deleted', async () => {
@@ -123,7 +121,7 @@ describe('groups', () => {
     h.sandbox.clearRequests();
     const r = await h.run(['groups', 'delete', String(gid), '9999', String(other.gid), '--yes', '-o', 'json']);
     assert.equal(r.code, 7, r.stderr);
-    assert.deepEqual(sent(), [`DELETE /v2/groups/${gid}`, 'DELETE /v2/groups/9999', `DELETE /v2/groups/${other.gid}`]);
+    assert.deepEqual(h.sent(), [`DELETE /v2/groups/${gid}`, 'DELETE /v2/groups/9999', `DELETE /v2/groups/${other.gid}`]);
     const report = JSON.parse(r.stdout) as Array<{ id: number; ok: boolean }>;
     assert.deepEqual(report.map((o) => o.ok), [true, false, true]);
     const left = await h.json<GroupRec[]>(['groups', 'list']);

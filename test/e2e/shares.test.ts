@@ -25,8 +25,6 @@ describe('shares', () => {
     await h.close();
   });
 
-  const sent = () => h.sent();
-  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
   /** Creates a share and returns the record and the POST body as the sandbox received it. */
   async function create(args: string[]): Promise<{ share: ShareRec; body: unknown }> {
     h.sandbox.clearRequests();
@@ -97,18 +95,18 @@ describe('shares', () => {
   });
 
   test('create: one target and at most one expiry mode, else 2 with nothing sent', async () => {
-    await expectUsage(['shares', 'create', '--name', 'x'], '--device');
-    await expectUsage(['shares', 'create'], 'a share needs a target: give --device DID or --group GID and --name');
-    await expectUsage(['shares', 'create', '--device', '2004', '--group', '101', '--name', 'x'], '--device and --group');
-    await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', '1d', '--expires-in', '1d'], '--expires and --expires-in');
-    await expectUsage(['shares', 'create', '--device', 'van7', '--name', 'x'], '"van7"');
-    await expectUsage(['shares', 'create', '--group', '0', '--name', 'x'], '"0"');
-    await expectUsage(['shares', 'create', '--device', '2004'], '--name');
-    await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', '2001-01-01'], 'not in the future');
-    await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', 'tomorrowish'], '"tomorrowish"');
-    await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires-in', '2x'], '"2x"');
-    await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires-in', '0m'], '"0m"');
-    await expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires-in', '90s'], '"90s"');
+    await h.expectUsage(['shares', 'create', '--name', 'x'], '--device');
+    await h.expectUsage(['shares', 'create'], 'a share needs a target: give --device DID or --group GID and --name');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--group', '101', '--name', 'x'], '--device and --group');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', '1d', '--expires-in', '1d'], '--expires and --expires-in');
+    await h.expectUsage(['shares', 'create', '--device', 'van7', '--name', 'x'], '"van7"');
+    await h.expectUsage(['shares', 'create', '--group', '0', '--name', 'x'], '"0"');
+    await h.expectUsage(['shares', 'create', '--device', '2004'], '--name');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', '2001-01-01'], 'not in the future');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires', 'tomorrowish'], '"tomorrowish"');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires-in', '2x'], '"2x"');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires-in', '0m'], '"0m"');
+    await h.expectUsage(['shares', 'create', '--device', '2004', '--name', 'x', '--expires-in', '90s'], '"90s"');
   });
 
   test('create for an unknown device → 4', async () => {
@@ -122,11 +120,11 @@ describe('shares', () => {
     h.sandbox.clearRequests();
     const one = await h.json<ShareRec>(['shares', 'get', first.sid]);
     assert.deepEqual(one, first);
-    assert.deepEqual(sent(), [`GET /v2/location-shares/${first.sid}`]);
+    assert.deepEqual(h.sent(), [`GET /v2/location-shares/${first.sid}`]);
     assert.equal((await h.run(['shares', 'get', 'NoSuchShare1'])).code, 4);
-    await expectUsage(['shares', 'get', 'a/b'], 'a/b');
-    await expectUsage(['shares', 'get', 'x'.repeat(65)], 'x'.repeat(65));
-    await expectUsage(['shares', 'get', 'sp ace'], 'sp ace');
+    await h.expectUsage(['shares', 'get', 'a/b'], 'a/b');
+    await h.expectUsage(['shares', 'get', 'x'.repeat(65)], 'x'.repeat(65));
+    await h.expectUsage(['shares', 'get', 'sp ace'], 'sp ace');
   });
 
   test('update: PATCH carries only name and expiration', async () => {
@@ -135,15 +133,15 @@ describe('shares', () => {
     const updated = await h.json<ShareRec>(['shares', 'update', share.sid, '--name', 'After', '--expires', '2099-01-01']);
     assert.equal(updated.name, 'After');
     assert.equal(updated.expiration, Date.UTC(2099, 0, 1) / 1000);
-    assert.deepEqual(sent(), [`PATCH /v2/location-shares/${share.sid}`]);
+    assert.deepEqual(h.sent(), [`PATCH /v2/location-shares/${share.sid}`]);
     assert.deepEqual(h.sandbox.requests[0]?.body, { name: 'After', expiration: Date.UTC(2099, 0, 1) / 1000 });
     h.sandbox.clearRequests();
     await h.json<ShareRec>(['shares', 'update', share.sid, '--name', 'Renamed']);
     assert.deepEqual(h.sandbox.requests[0]?.body, { name: 'Renamed' });
-    await expectUsage(['shares', 'update', share.sid], 'nothing to change');
-    await expectUsage(['shares', 'update', share.sid, '--expires', 'never'], 'never');
-    await expectUsage(['shares', 'update', share.sid, '--expires', '1 h ago'], 'not in the future');
-    await expectUsage(['shares', 'update', 'bad!sid', '--name', 'x'], 'bad!sid');
+    await h.expectUsage(['shares', 'update', share.sid], 'nothing to change');
+    await h.expectUsage(['shares', 'update', share.sid, '--expires', 'never'], 'never');
+    await h.expectUsage(['shares', 'update', share.sid, '--expires', '1 h ago'], 'not in the future');
+    await h.expectUsage(['shares', 'update', 'bad!sid', '--name', 'x'], 'bad!sid');
     assert.equal((await h.run(['shares', 'update', 'NoSuchShare1', '--name', 'x'])).code, 4);
   });
 
@@ -162,7 +160,7 @@ describe('shares', () => {
     const sized = await h.json<{ width: number; height: number; html: string; url: string }>(['shares', 'embed', 'Abc_123-x', '--width', '640', '--height', '480']);
     assert.deepEqual([sized.width, sized.height], [640, 480]);
     assert.ok(sized.html.includes('width="640"') && sized.html.includes('height="480"'));
-    assert.deepEqual(sent(), [], 'url and embed send nothing');
+    assert.deepEqual(h.sent(), [], 'url and embed send nothing');
   });
 
   test('url follows the configured share address (TRACKCTL_SHARE_URL)', async () => {
@@ -172,15 +170,15 @@ describe('shares', () => {
   });
 
   test('url and embed validate before printing', async () => {
-    await expectUsage(['shares', 'url', '../x'], '../x');
-    await expectUsage(['shares', 'embed', 'Abc123', '--width', '0'], '--width "0"');
-    await expectUsage(['shares', 'embed', 'Abc123', '--height', '12.5'], '--height "12.5"');
-    await expectUsage(['shares', 'embed', 'Abc"123'], 'Abc');
+    await h.expectUsage(['shares', 'url', '../x'], '../x');
+    await h.expectUsage(['shares', 'embed', 'Abc123', '--width', '0'], '--width "0"');
+    await h.expectUsage(['shares', 'embed', 'Abc123', '--height', '12.5'], '--height "12.5"');
+    await h.expectUsage(['shares', 'embed', 'Abc"123'], 'Abc');
   });
 
   test('delete: refuses without --yes; a malformed sid → 2 with nothing sent', async () => {
-    await expectUsage(['shares', 'delete', 'Abc123'], '--yes');
-    await expectUsage(['shares', 'delete', 'Abc123', 'a b', '--yes'], 'a b');
+    await h.expectUsage(['shares', 'delete', 'Abc123'], '--yes');
+    await h.expectUsage(['shares', 'delete', 'Abc123', 'a b', '--yes'], 'a b');
   });
 
   test('delete: one unknown sid → 7, the others deleted', async () => {
@@ -189,7 +187,7 @@ describe('shares', () => {
     h.sandbox.clearRequests();
     const r = await h.run(['shares', 'delete', a.sid, 'NoSuchShare1', b.sid, '--yes']);
     assert.equal(r.code, 7, r.stderr);
-    assert.deepEqual(sent(), [`DELETE /v2/location-shares/${a.sid}`, 'DELETE /v2/location-shares/NoSuchShare1', `DELETE /v2/location-shares/${b.sid}`]);
+    assert.deepEqual(h.sent(), [`DELETE /v2/location-shares/${a.sid}`, 'DELETE /v2/location-shares/NoSuchShare1', `DELETE /v2/location-shares/${b.sid}`]);
     assert.match(r.stderr, /NoSuchShare1/);
     for (const sid of [a.sid, b.sid]) assert.equal((await h.run(['shares', 'get', sid])).code, 4);
   });

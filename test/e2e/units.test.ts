@@ -30,13 +30,11 @@ describe('units', () => {
     await h.close();
   });
 
-  const sent = () => h.sent();
-  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
 
   test('one GET /all-units/ with the cookie; every record of the four collections with its category', async () => {
     h.sandbox.clearRequests();
     const units = await h.json<UnitRec[]>(['units']);
-    assert.deepEqual(sent(), ['GET /all-units/']);
+    assert.deepEqual(h.sent(), ['GET /all-units/']);
     assert.equal(h.sandbox.requests[0]?.auth.cookie, true);
     const raw = await h.run(['units', '--raw']);
     assert.equal(raw.code, 0, raw.stderr);
@@ -115,11 +113,11 @@ describe('units', () => {
   });
 
   test('bad filters → 2 and nothing sent', async () => {
-    await expectUsage(['units', '--category', 'vehicle'], 'vehicle');
-    await expectUsage(['units', '--stale', 'soon'], '"soon"');
-    await expectUsage(['units', '--stale', '0'], '"0"');
-    await expectUsage(['units', '--low-battery', 'low'], '"low"');
-    await expectUsage(['units', '--low-battery', '150'], '"150"');
+    await h.expectUsage(['units', '--category', 'vehicle'], 'vehicle');
+    await h.expectUsage(['units', '--stale', 'soon'], '"soon"');
+    await h.expectUsage(['units', '--stale', '0'], '"0"');
+    await h.expectUsage(['units', '--low-battery', 'low'], '"low"');
+    await h.expectUsage(['units', '--low-battery', '150'], '"150"');
   });
 
   test('--help describes the options with examples', async () => {

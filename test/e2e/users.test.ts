@@ -24,8 +24,6 @@ describe('users', () => {
     await h.close();
   });
 
-  const sent = () => h.sent();
-  const expectUsage = (args: string[], mention: string) => h.expectUsage(args, mention);
 
   test('list: unversioned GET /users/ sent with the session cookie; tracked users carry their device', async () => {
     h.sandbox.clearRequests();
@@ -84,8 +82,8 @@ describe('users', () => {
     assert.equal(h.sandbox.requests[0]?.auth.cookie, true);
     const missing = await h.run(['users', 'get', '999999']);
     assert.equal(missing.code, 4, missing.stderr);
-    await expectUsage(['users', 'get', 'abc'], '"abc"');
-    await expectUsage(['users', 'get', '12/../1'], '"12/../1"');
+    await h.expectUsage(['users', 'get', 'abc'], '"abc"');
+    await h.expectUsage(['users', 'get', '12/../1'], '"12/../1"');
   });
 
   let created: UserRec;
@@ -102,17 +100,17 @@ describe('users', () => {
   });
 
   test('create: bad e-mail, bad type, bad phone, missing name → 2 and nothing sent', async () => {
-    await expectUsage(['users', 'create', '--name', 'X', '--email', 'not-an-address', '--type', 'dispatcher'], 'not-an-address');
-    await expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com', '--type', 'admin'], '"admin"');
-    await expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com', '--type', 'dispatcher', '--sim-phone', 'call me'], 'call me');
-    await expectUsage(['users', 'create', '--email', 'x@example.com', '--type', 'dispatcher'], '--name');
-    await expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com'], '--type');
+    await h.expectUsage(['users', 'create', '--name', 'X', '--email', 'not-an-address', '--type', 'dispatcher'], 'not-an-address');
+    await h.expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com', '--type', 'admin'], '"admin"');
+    await h.expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com', '--type', 'dispatcher', '--sim-phone', 'call me'], 'call me');
+    await h.expectUsage(['users', 'create', '--email', 'x@example.com', '--type', 'dispatcher'], '--name');
+    await h.expectUsage(['users', 'create', '--name', 'X', '--email', 'x@example.com'], '--type');
   });
 
   test('create without a terminal names every missing flag at once (exit 2, nothing sent)', async () => {
-    await expectUsage(['users', 'create'], 'missing --name, --email, --type (no terminal to ask on; --type: one of trackedUser, dispatcher)');
-    await expectUsage(['users', 'create', '--email', 'x@example.com'], 'missing --name, --type');
-    await expectUsage(['users', 'create', '--type', 'dispatcher', '--no-input'], 'missing --name, --email (--no-input)');
+    await h.expectUsage(['users', 'create'], 'missing --name, --email, --type (no terminal to ask on; --type: one of trackedUser, dispatcher)');
+    await h.expectUsage(['users', 'create', '--email', 'x@example.com'], 'missing --name, --type');
+    await h.expectUsage(['users', 'create', '--type', 'dispatcher', '--no-input'], 'missing --name, --email (--no-input)');
   });
 
   test('update: PUT/DELETE /v2/users/<uid>/groupMember/ and /groupViewer/ with comma lists', async () => {
@@ -121,26 +119,26 @@ describe('users', () => {
     let u = await h.json<UserRec>(['users', 'update', String(uid), '--add-group', '101', '--add-group', '102', '--add-viewer-group', '103']);
     assert.deepEqual([...u.groupMember].sort(), [101, 102]);
     assert.deepEqual(u.groupViewer, [103]);
-    assert.deepEqual(sent(), [`PUT /v2/users/${uid}/groupMember/101,102`, `PUT /v2/users/${uid}/groupViewer/103`]);
+    assert.deepEqual(h.sent(), [`PUT /v2/users/${uid}/groupMember/101,102`, `PUT /v2/users/${uid}/groupViewer/103`]);
     h.sandbox.clearRequests();
     u = await h.json<UserRec>(['users', 'update', String(uid), '--remove-group', '101', '--remove-viewer-group', '103']);
     assert.deepEqual(u.groupMember, [102]);
     assert.deepEqual(u.groupViewer, []);
-    assert.deepEqual(sent(), [`DELETE /v2/users/${uid}/groupMember/101`, `DELETE /v2/users/${uid}/groupViewer/103`]);
+    assert.deepEqual(h.sent(), [`DELETE /v2/users/${uid}/groupMember/101`, `DELETE /v2/users/${uid}/groupViewer/103`]);
     const missing = await h.run(['users', 'update', '999999', '--add-group', '101']);
     assert.equal(missing.code, 4, missing.stderr);
   });
 
   test('update: nothing to change, bad or clashing group ids → 2 and nothing sent', async () => {
-    await expectUsage(['users', 'update', String(created.uid)], 'nothing to change');
-    await expectUsage(['users', 'update', String(created.uid), '--add-group', '101,x'], '"x"');
-    await expectUsage(['users', 'update', String(created.uid), '--add-group', '101', '--remove-group', '101'], '101');
-    await expectUsage(['users', 'update', 'me', '--add-group', '101'], '"me"');
+    await h.expectUsage(['users', 'update', String(created.uid)], 'nothing to change');
+    await h.expectUsage(['users', 'update', String(created.uid), '--add-group', '101,x'], '"x"');
+    await h.expectUsage(['users', 'update', String(created.uid), '--add-group', '101', '--remove-group', '101'], '101');
+    await h.expectUsage(['users', 'update', 'me', '--add-group', '101'], '"me"');
   });
 
   test('delete: refuses without --yes (no terminal) and validates every id first', async () => {
-    await expectUsage(['users', 'delete', String(created.uid)], '--yes');
-    await expectUsage(['users', 'delete', String(created.uid), 'nope', '--yes'], '"nope"');
+    await h.expectUsage(['users', 'delete', String(created.uid)], '--yes');
+    await h.expectUsage(['users', 'delete', String(created.uid), 'nope', '--yes'], '"nope"');
   });
 
   test('delete: the singular /v2/user/<uid> path; one unknown id → 7, the others deleted', async () => {
@@ -148,7 +146,7 @@ describe('users', () => {
     h.sandbox.clearRequests();
     const r = await h.run(['users', 'delete', String(created.uid), '999999', String(other.uid), '--yes', '-o', 'json']);
     assert.equal(r.code, 7, r.stderr);
-    assert.deepEqual(sent(), [`DELETE /v2/user/${created.uid}`, 'DELETE /v2/user/999999', `DELETE /v2/user/${other.uid}`]);
+    assert.deepEqual(h.sent(), [`DELETE /v2/user/${created.uid}`, 'DELETE /v2/user/999999', `DELETE /v2/user/${other.uid}`]);
     const report = JSON.parse(r.stdout) as Array<{ id: number; ok: boolean; error?: string }>;
     assert.deepEqual(report.map((o) => [o.id, o.ok]), [[created.uid, true], [999999, false], [other.uid, true]]);
     assert.match(r.stderr, /999999/);
