@@ -4,6 +4,7 @@
  * 401, and turns failures into typed errors. It never prints or prompts.
  */
 import { ApiError, AuthError, NotFoundError } from '../errors.js';
+import { defaultShareUrl } from '../config/schema.js';
 import type { Context } from '../context.js';
 import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
@@ -41,7 +42,7 @@ export async function createApi(ctx: Context): Promise<Api> {
   const settings = await ctx.settings();
   const http = await ctx.http();
   const session = await ctx.session();
-  return new ServiceApi(http, session, settings.shareUrl ?? new URL(http.baseUrl).origin);
+  return new ServiceApi(http, session, settings.shareUrl ?? defaultShareUrl(http.baseUrl));
 }
 
 class ServiceApi implements Api {

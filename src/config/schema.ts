@@ -160,6 +160,11 @@ export function formatDuration(ms: number): string {
   return `${ms}ms`;
 }
 
+/** Where share links point when share-url is not set: the service's origin. */
+export function defaultShareUrl(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}
+
 /** A profile with defaults filled in (share-url from base-url's origin). */
 export function withDefaults(settings: ProfileSettings): ProfileSettings {
   const out: ProfileSettings = {};
@@ -168,7 +173,7 @@ export function withDefaults(settings: ProfileSettings): ProfileSettings {
     if (value !== undefined) out[key] = value;
   }
   if (out['share-url'] === undefined && out['base-url'] !== undefined) {
-    out['share-url'] = new URL(out['base-url']).origin;
+    out['share-url'] = defaultShareUrl(out['base-url']);
   }
   return out;
 }
