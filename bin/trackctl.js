@@ -13,7 +13,5 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write('error: trackctl is not built (no dist/main.js)\nBuild it with: npm run build\n');
     process.exit(1);
   }
-  cli.main(args).then((code) => {
-    process.exitCode = code;
-  });
+  cli.run(args);
 }

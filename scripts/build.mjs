@@ -4,7 +4,8 @@ import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { assertNoCycles, eagerModuleBodies, plainExports, staticImports } from './cjs-chunks.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -25,6 +26,7 @@ const trims = [
   { filter: /^\.\/client-h2\.js$/, importer: inUndici('dispatcher/client'), to: () => shim('undici-no-h2.cjs') },
   { filter: /^node:http$/, importer: inUndici('(core/util|dispatcher/client)'), to: () => shim('undici-http.cjs') },
   { filter: /^node:assert$/, importer: inUndici('.+'), to: () => shim('undici-assert.cjs') },
+  { filter: /^\.\.\/llhttp\/constants\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => shim('undici-llhttp-constants.cjs') },
   // The fetch body code (62 KB with what it needs) is needed only for FormData request bodies, which trackctl never sends.
   { filter: /^\.\.\/web\/fetch\/body\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => ({ path: 'undici/lib/web/fetch/body.js', external: true }) },
   // The two llhttp WebAssembly images (145 KB of base64 source; one is loaded on the first request): see writeWasmImages.
@@ -93,21 +95,21 @@ async function buildInto(dir, options, finish = async () => undefined) {
 
 // esbuild splits code only in ESM, so dist/ is bundled as ESM and each file is then turned into
 // CommonJS, dynamic import() becoming require(). The CommonJS loader starts ~8 ms sooner than
-// the ES module loader and loads each chunk in a fraction of the time.
+// the ES module loader and loads each chunk in a fraction of the time. scripts/cjs-chunks.mjs
+// then reshapes esbuild's CommonJS so each chunk costs less to load (see there).
 async function toCommonJS(result, staging) {
+  const cjs = { format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
+  const imports = new Map();
   for (const file of result.outputFiles) {
-    const { code } = await transform(file.text, {
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
-      supported: { 'dynamic-import': false },
-      minifyWhitespace: true,
-      minifySyntax: true,
-      logLevel: 'warning',
-    });
+    const name = relative(staging, file.path);
+    const { code: converted } = await transform(file.text, { ...cjs, supported: { 'dynamic-import': false } });
+    // Tree-shaking drops the interop helpers nothing uses any more.
+    const { code } = await transform(eagerModuleBodies(plainExports(converted, name)), { ...cjs, treeShaking: true });
+    imports.set(file.path, staticImports(code, file.path));
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, code);
   }
+  assertNoCycles(imports);
   writeWasmImages(join(staging, 'chunks'));
   writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
 }

@@ -10,6 +10,19 @@ import { buildProgram } from './program.js';
 declare const __TRACKCTL_VERSION__: string;
 export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';
 
+/**
+ * The command line (bin/trackctl.js): runs, waits until stdout and stderr have
+ * written everything, then exits at once. Every request, write and lock is
+ * awaited by then, and leaving through process.exit skips Node's teardown of
+ * the heap, ~3 ms of every command.
+ */
+export async function run(argv: string[]): Promise<never> {
+  const io = systemIO();
+  const code = await main(argv, io);
+  await io.flush();
+  process.exit(code);
+}
+
 export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const ctx = createContext(io, env, VERSION);
   try {

@@ -8,15 +8,12 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Agent as AgentType, Dispatcher } from 'undici';
 // Only the agent and the request API: undici's index also loads fetch, WebSocket,
-// caches and mocks, which cost a command tens of milliseconds at start-up.
+// caches, mocks and the stream, pipeline, upgrade and connect APIs, which cost a
+// command milliseconds at start-up.
 import Agent from 'undici/lib/dispatcher/agent.js';
-import DispatcherBase from 'undici/lib/dispatcher/dispatcher.js';
-import undiciApi from 'undici/lib/api/index.js';
+import request from 'undici/lib/api/api-request.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
-
-// What undici's index does: the proxy agent reaches its upstream through these methods.
-Object.assign(DispatcherBase.prototype, undiciApi);
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -86,7 +83,13 @@ export function checkBaseUrl(raw: string): URL {
 async function createDispatcher(opts: AgentType.Options): Promise<Dispatcher> {
   const env = process.env;
   if ((env.http_proxy ?? env.HTTP_PROXY) || (env.https_proxy ?? env.HTTPS_PROXY)) {
-    const { default: EnvHttpProxyAgent } = await import('undici/lib/dispatcher/env-http-proxy-agent.js');
+    const [{ default: EnvHttpProxyAgent }, { default: Dispatcher }, { default: connect }] = await Promise.all([
+      import('undici/lib/dispatcher/env-http-proxy-agent.js'),
+      import('undici/lib/dispatcher/dispatcher.js'),
+      import('undici/lib/api/api-connect.js'),
+    ]);
+    // What undici's index does for the method the proxy agent opens its tunnels with.
+    Object.assign(Dispatcher.prototype, { connect });
     return new EnvHttpProxyAgent(opts);
   }
   return new Agent(opts);
@@ -165,7 +168,7 @@ export class HttpClient {
       let res: StreamResponse;
       this.inFlight++;
       try {
-        const r = await undiciApi.request.call(await this.agent(), {
+        const r = await request.call(await this.agent(), {
           origin: this.origin,
           path: this.basePath + req.path,
           method: req.method,

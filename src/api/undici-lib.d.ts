@@ -14,11 +14,14 @@ declare module 'undici/lib/dispatcher/dispatcher.js' {
   export default Dispatcher;
 }
 
-declare module 'undici/lib/api/index.js' {
+declare module 'undici/lib/api/api-request.js' {
   import type { Dispatcher } from 'undici';
-  const api: {
-    request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
-    [method: string]: unknown;
-  };
-  export default api;
+  const request: (this: Dispatcher, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  export default request;
+}
+
+declare module 'undici/lib/api/api-connect.js' {
+  import type { Dispatcher } from 'undici';
+  const connect: (this: Dispatcher, opts: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+  export default connect;
 }

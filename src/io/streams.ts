@@ -18,6 +18,8 @@ export interface IO {
   out(text: string): Promise<void>;
   /** Write a message line to stderr. */
   err(text: string): void;
+  /** Resolves once everything written to stdout and stderr has been handed to the OS. */
+  flush(): Promise<void>;
 }
 
 export interface ColorEnv {
@@ -54,6 +56,12 @@ function writeTo(stream: Writable, text: string): Promise<void> {
       stream.once('close', settle);
     }
   });
+}
+
+/** Resolves once the stream's queued writes are done: a write is processed only after those before it. */
+function drained(stream: Writable): Promise<void> {
+  if (stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
 /**
@@ -106,6 +114,11 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     out: (text) => writeTo(stdout(), text),
     err: (text) => {
       stderr().write(text.endsWith('\n') ? text : `${text}\n`);
+    },
+    // Only the streams written to: creating one to ask would cost what its laziness saves.
+    flush: async () => {
+      if (stdoutReady) await drained(process.stdout);
+      if (stderrReady) await drained(process.stderr);
     },
   };
   return io;

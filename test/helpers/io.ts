@@ -16,6 +16,7 @@ export function memoryIO(tty = false, columns = 80): MemoryIO {
       io.writes++;
     },
     err: () => undefined,
+    flush: async () => undefined,
     text: () => chunks.join(''),
   };
   (io.stdout as PassThrough).resume();

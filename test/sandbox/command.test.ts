@@ -17,6 +17,7 @@ function fakeCtx(dataDir: string): { io: IO; paths(): { dataDir: string }; out: 
     stdoutIsTTY: false, stderrIsTTY: false, stdinIsTTY: false, columns: () => 80,
     out: async (t) => void out.push(t),
     err: (t) => void err.push(t),
+    flush: async () => undefined,
   };
   return { io, paths: () => ({ dataDir }), out, err };
 }

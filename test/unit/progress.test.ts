@@ -15,6 +15,7 @@ function terminalIO(columns: number | undefined): IO & { written(): string } {
     columns: () => columns ?? 80,
     out: async () => undefined,
     err: (text) => void stderr.write(`${text}\n`),
+    flush: async () => undefined,
     written: () => written,
   };
 }

@@ -15,6 +15,14 @@ test("node:http as undici's core sees it carries node's default maxHeaderSize", 
   assert.equal(typeof shim.IncomingMessage, 'function');
 });
 
+test("the llhttp constants undici's HTTP/1 client reads are undici's own", () => {
+  const real = load(join(ROOT, 'node_modules/undici/lib/llhttp/constants.js')) as { TYPE: unknown; ERROR: unknown };
+  const stand = load(join(ROOT, 'scripts/shims/undici-llhttp-constants.cjs')) as { TYPE: unknown; ERROR: unknown };
+  assert.deepEqual(stand, { TYPE: real.TYPE, ERROR: real.ERROR });
+  const used = readFileSync(join(ROOT, 'node_modules/undici/lib/dispatcher/client-h1.js'), 'utf8').match(/\bconstants\.[A-Z]\w*/g) ?? [];
+  assert.deepEqual([...new Set(used)].sort(), ['constants.ERROR', 'constants.TYPE']);
+});
+
 test('the HTTP/2 client stand-in fails loudly if it is ever reached', () => {
   const connectH2 = load(join(ROOT, 'scripts/shims/undici-no-h2.cjs')) as () => void;
   assert.throws(() => connectH2(), /HTTP\/2/);

@@ -1,0 +1,97 @@
+// The build's last step for dist/ (scripts/build.mjs): esbuild's CommonJS form of each ES
+// module chunk, reshaped to cost less to load. Measured with instruction counts, these take
+// 6% off `devices list` and 3% off `devices --help`.
+//
+// - Plain exports. esbuild gives every export a getter (kept live for ES module semantics)
+//   and copies them onto a second object with getters of its own, so each chunk compiles
+//   its helpers and every imported name is read through two function calls. A chunk's
+//   exports become plain properties, assigned once its code has run; a chunk that imports
+//   one from another reads a property. That is the same as long as no exported binding is
+//   ever reassigned and no two chunks import each other: both are checked here, and the
+//   build fails if either stops holding.
+// - Eager module bodies. A bundled CommonJS dependency (commander, undici) is a function
+//   per module, run when first required. V8 first skims a function it will compile later
+//   and parses it in full when it runs; a function in parentheses it compiles at once, so
+//   each module body that will run anyway is parsed once instead of twice.
+import ts from 'typescript';
+import { dirname, join } from 'node:path';
+
+const EXPORTS_BLOCK = /var stdin_exports=\{\};__export\(stdin_exports,\{(.*?)\}\);module\.exports=__toCommonJS\(stdin_exports\);/s;
+const EXPORT_ENTRY = /([\w$]+|"[^"]*"):\(\)=>([\w$.]+)(?:,|$)/y;
+const LEXER_HINT = /0&&\(module\.exports=\{[^}]*\}\);?\s*$/;
+
+/** esbuild's export getters → `exports.name = local` after the chunk's code. */
+export function plainExports(code, name) {
+  const block = EXPORTS_BLOCK.exec(code);
+  if (!block) return code; // a chunk exporting nothing (the llhttp image loaders are written separately)
+  const entries = [];
+  const body = block[1];
+  for (let at = 0; at < body.length; at = EXPORT_ENTRY.lastIndex) {
+    EXPORT_ENTRY.lastIndex = at;
+    const entry = EXPORT_ENTRY.exec(body);
+    if (!entry) throw new Error(`${name}: unexpected export form in esbuild's output: ${body.slice(at, at + 80)}`);
+    entries.push({ key: entry[1], value: entry[2] });
+  }
+  const reassigned = reassignedNames(code, new Set(entries.map((e) => e.value)));
+  if (reassigned.length > 0) {
+    throw new Error(`${name}: exported bindings are reassigned (${reassigned.join(', ')}); plain exports would not see the new values`);
+  }
+  const assignments = entries.map(({ key, value }) => `exports${key.startsWith('"') ? `[${key}]` : `.${key}`}=${value};`).join('');
+  return `${code
+    .replace(EXPORTS_BLOCK, 'Object.defineProperty(exports,"__esModule",{value:!0});')
+    .replace(LEXER_HINT, '')
+    // A dynamic import of another chunk: its exports object is already the namespace.
+    .replace(/__toESM\((require\("\.[^"]+"\))\)/g, '$1')}\n${assignments}\n`;
+}
+
+/** Names among `locals` that are the target of an assignment, ++ or -- anywhere in the code. */
+function reassignedNames(code, locals) {
+  const found = new Set();
+  const target = (node) => ts.isIdentifier(node) && locals.has(node.text) && found.add(node.text);
+  const visit = (node) => {
+    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+      target(node.left);
+    } else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(node.operator)) {
+      target(node.operand);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('chunk.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS));
+  return [...found];
+}
+
+/** `__commonJS({"path"(exports,module){…}})` → `__commonJS({"path":(function(exports,module){…})})`. */
+export function eagerModuleBodies(code) {
+  const edits = [];
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && /(^|\.)__commonJS\)?$/.test(node.expression.getText(source))) {
+      const [modules] = node.arguments;
+      for (const body of ts.isObjectLiteralExpression(modules) ? modules.properties : []) {
+        if (!ts.isMethodDeclaration(body)) continue;
+        edits.push({ at: body.end, text: ')' }, { at: body.name.end, text: ':(function' });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  const source = ts.createSourceFile('chunk.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  visit(source);
+  edits.sort((a, b) => b.at - a.at);
+  return edits.reduce((text, { at, text: insert }) => text.slice(0, at) + insert + text.slice(at), code);
+}
+
+/** The chunks a chunk requires as it loads (its static imports), as paths. */
+export function staticImports(code, file) {
+  return [...code.matchAll(/import_[\w$]+=require\("(\.[^"]+)"\)/g)].map((m) => join(dirname(file), m[1]));
+}
+
+/** Fails on chunks that import each other: plain exports are assigned only once a chunk's code has run. */
+export function assertNoCycles(imports) {
+  const done = new Set();
+  const visit = (file, path) => {
+    if (done.has(file)) return;
+    if (path.includes(file)) throw new Error(`chunks import each other: ${[...path, file].join(' → ')}`);
+    for (const next of imports.get(file) ?? []) visit(next, [...path, file]);
+    done.add(file);
+  };
+  for (const file of imports.keys()) visit(file, []);
+}

@@ -1,0 +1,70 @@
+/**
+ * The build's reshaping of esbuild's CommonJS chunks (scripts/cjs-chunks.mjs), run on what
+ * esbuild itself makes of small ES modules: plain exports that behave like the originals,
+ * a refusal where they would not, eager module bodies, and the import-cycle check.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { transform } from 'esbuild';
+import { runInNewContext } from 'node:vm';
+import { assertNoCycles, eagerModuleBodies, plainExports, staticImports } from '../../scripts/cjs-chunks.mjs';
+
+async function esbuildCjs(source: string): Promise<string> {
+  const { code } = await transform(source, { format: 'cjs', minifyWhitespace: true, minifySyntax: true, supported: { 'dynamic-import': false } });
+  return code;
+}
+
+/** Runs CommonJS code with `require` answering from `modules`; returns its exports. */
+function load(code: string, modules: Record<string, unknown> = {}): Record<string, unknown> {
+  const module = { exports: {} as Record<string, unknown> };
+  runInNewContext(code, { module, exports: module.exports, require: (id: string) => modules[id], Object, Promise });
+  return module.exports;
+}
+
+test('exports become plain properties with the values the getters gave', async () => {
+  const code = await esbuildCjs(`
+    import { base } from './chunk-a.js';
+    export const answer = base + 1;
+    export function twice(n) { return 2 * n; }
+    export class Thing {}
+    export { base as again };`);
+  const lean = plainExports(code, 'chunk-b.js');
+  // The helpers' definitions stay until the build's tree-shaking pass; nothing calls them.
+  assert.doesNotMatch(lean, /__export\(stdin_exports|=__toCommonJS\(/);
+  const exports = load(lean, { './chunk-a.js': { base: 41 } });
+  assert.equal(exports.answer, 42);
+  assert.equal((exports.twice as (n: number) => number)(4), 8);
+  assert.equal(typeof exports.Thing, 'function');
+  assert.equal(exports.again, 41);
+  assert.equal(exports.__esModule, true);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(exports, 'answer'), { value: 42, writable: true, enumerable: true, configurable: true });
+});
+
+test('a dynamic import of another chunk gets its exports object as the namespace', async () => {
+  const code = await esbuildCjs(`export async function later() { const { x } = await import('./chunk-c.js'); return x; }`);
+  const lean = plainExports(code, 'chunk-d.js');
+  assert.match(lean, /require\("\.\/chunk-c\.js"\)/);
+  assert.doesNotMatch(lean, /__toESM\(require\("\.\/chunk-c\.js"\)\)/);
+  const exports = load(lean, { './chunk-c.js': { x: 'from c' } });
+  assert.equal(await (exports.later as () => Promise<string>)(), 'from c');
+});
+
+test('an exported binding that is reassigned stops the build: a plain export would keep the old value', async () => {
+  const code = await esbuildCjs(`export let count = 0; export function bump() { count++; }`);
+  assert.throws(() => plainExports(code, 'chunk-e.js'), /chunk-e\.js: exported bindings are reassigned \(count\)/);
+});
+
+test("a bundled CommonJS module's body is parenthesized, so V8 compiles it once", async () => {
+  const code = 'var require_x=__commonJS({"node_modules/x/index.js"(exports,module){module.exports=1}});var y=(0,import_chunk_A.__commonJS)({"node_modules/y.js"(exports){exports.y=2}});';
+  assert.equal(
+    eagerModuleBodies(code),
+    'var require_x=__commonJS({"node_modules/x/index.js":(function(exports,module){module.exports=1})});var y=(0,import_chunk_A.__commonJS)({"node_modules/y.js":(function(exports){exports.y=2})});',
+  );
+});
+
+test('chunks that import each other are refused; a chain is fine', async () => {
+  const code = await esbuildCjs(`import { a } from './chunk-a.js'; import { b } from './chunk-b.js'; export const c = a + b;`);
+  assert.deepEqual(staticImports(code, '/dist/chunks/chunk-c.js'), ['/dist/chunks/chunk-a.js', '/dist/chunks/chunk-b.js']);
+  assertNoCycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]));
+  assert.throws(() => assertNoCycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']]])), /chunks import each other: a → b → c → a/);
+});
