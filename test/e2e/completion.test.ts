@@ -165,10 +165,10 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
 
   test('__complete for commands, flags and values loads no HTTP, keychain or sandbox code', async () => {
     for (const words of [['devices', ''], ['devices', 'list', '--'], ['history', '1', '-o', ''], ['config', 'set', '']]) {
-      const r = await shell('trackctl', ['__complete', '--', ...words], { NODE_DEBUG: 'module' });
+      const r = await shell('trackctl', ['__complete', '--', ...words], { NODE_DEBUG: 'trackctl' });
       assert.equal(r.code, 0);
       const chunks = loadedDistFiles(r.stderr);
-      assert.ok(chunks.length > 0, 'NODE_DEBUG=module reported the loaded modules');
+      assert.ok(chunks.length > 0, 'NODE_DEBUG=trackctl reported the loaded files');
       for (const chunk of chunks) {
         assert.doesNotMatch(readFileSync(join(ROOT, chunk), 'utf8'), /llhttp|EnvHttpProxyAgent|@napi-rs\/keyring|Reports have been successfully retrieved\./, `${words.join(' ')}: ${chunk}`);
       }

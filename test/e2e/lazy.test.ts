@@ -1,6 +1,6 @@
 /**
  * Start-up stays light: help, version and completion load no HTTP, keychain or
- * sandbox code. NODE_DEBUG=module lists every module the run loaded; the chunks
+ * sandbox code. NODE_DEBUG=trackctl lists every dist/ file the run loaded; the chunks
  * holding undici, the keychain binding and the sandbox are found by content.
  */
 import { test } from 'node:test';
@@ -18,7 +18,7 @@ const heavy: Record<string, RegExp> = {
 
 function loadedChunks(args: string[]): string[] {
   const r = spawnSync(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_DEBUG: 'module', TRACKCTL_CONFIG_DIR: '/nonexistent/trackctl' },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, NODE_DEBUG: 'trackctl', TRACKCTL_CONFIG_DIR: '/nonexistent/trackctl' },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, r.stderr.slice(-500));
@@ -41,7 +41,7 @@ for (const args of [['--version'], ['--help'], ['devices', '--help'], ['devices'
     }
     const loaded = loadedChunks(args);
     // --version is answered by the CommonJS bin script alone; everything else loads the bundle.
-    if (args[0] !== '--version') assert.ok(loaded.length > 0, 'NODE_DEBUG=module reported the loaded modules');
+    if (args[0] !== '--version') assert.ok(loaded.length > 0, 'NODE_DEBUG=trackctl reported the loaded files');
     for (const file of loaded) {
       for (const [what, marker] of Object.entries(heavy)) {
         assert.doesNotMatch(chunkText(file), marker, `${file} holds ${what} code`);

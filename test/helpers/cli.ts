@@ -14,7 +14,7 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/
 export const BIN = join(ROOT, 'bin', 'trackctl.js');
 export const DEMO = { email: 'demo@example.com', password: 'demo' };
 
-/** With NODE_DEBUG=module node logs every module it loads on stderr: the dist/ files among them, relative to ROOT. */
+/** With NODE_DEBUG=trackctl the binary logs each dist/ file it loads on stderr: those files, relative to ROOT. */
 export function loadedDistFiles(stderr: string): string[] {
   return [...new Set(stderr.match(/(?<=load "[^"]*\/)dist\/[\w/.-]+\.js/g) ?? [])];
 }
