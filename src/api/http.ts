@@ -7,11 +7,11 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Agent as AgentType, Dispatcher } from 'undici';
-// Only the agent and the request API: undici's index also loads fetch, WebSocket,
-// caches, mocks and the stream, pipeline, upgrade and connect APIs, which cost a
-// command milliseconds at start-up.
+// Only the agent: undici's index also loads fetch, WebSocket, caches, mocks and the
+// request, stream, pipeline, upgrade and connect APIs, which cost a command milliseconds
+// at start-up. A reply read whole goes straight through the agent's dispatch (collect,
+// below); the request API and its body stream are loaded for streamed replies only.
 import Agent from 'undici/lib/dispatcher/agent.js';
-import request from 'undici/lib/api/api-request.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
 
@@ -29,6 +29,14 @@ export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
+}
+
+/** A reply as the retry loop sees it; `discard` lets an unread body go before a retry. */
+interface Reply<B> {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: B;
+  discard?: () => void;
 }
 
 export interface StreamResponse {
@@ -133,14 +141,34 @@ export class HttpClient {
 
   /** Sends a request and reads the whole body, retrying where that is safe. */
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const res = await this.withRetries(req, async (r) => ({ status: r.status, headers: r.headers, text: await readText(r.body) }));
-    if (this.opts.trace) this.traceBody(res.text);
-    return res;
+    const res = await this.withRetries(req, async (dispatcher, opts) => {
+      this.inFlight++;
+      try {
+        return await collect(dispatcher, opts);
+      } finally {
+        this.inFlight--;
+      }
+    });
+    if (this.opts.trace) this.traceBody(res.body);
+    return { status: res.status, headers: res.headers, text: res.body };
   }
 
   /** Sends a request and hands back the body as a stream; retries happen only before the body starts. */
   async open(req: HttpRequest): Promise<StreamResponse> {
-    return this.withRetries(req, async (res) => res);
+    const { default: request } = await import('undici/lib/api/api-request.js');
+    return this.withRetries(req, async (dispatcher, opts) => {
+      this.inFlight++;
+      let r: Dispatcher.ResponseData;
+      try {
+        r = await request.call(dispatcher, opts);
+      } catch (err) {
+        this.inFlight--;
+        throw err;
+      }
+      // In flight until the caller's stream closes.
+      r.body.once('close', () => this.inFlight--);
+      return { status: r.statusCode, headers: r.headers, body: r.body, discard: () => r.body.resume() };
+    });
   }
 
   /**
@@ -153,7 +181,7 @@ export class HttpClient {
     if (this.dispatcher && this.inFlight > 0) await (await this.dispatcher).destroy();
   }
 
-  private async withRetries<T>(req: HttpRequest, read: (res: StreamResponse) => Promise<T>): Promise<T> {
+  private async withRetries<B>(req: HttpRequest, exchange: (dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions) => Promise<Reply<B>>): Promise<Reply<B>> {
     const url = this.baseUrl + req.path;
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     const headers: Record<string, string> = {
@@ -165,24 +193,15 @@ export class HttpClient {
     for (let attempt = 0; ; attempt++) {
       const started = nowMs();
       this.traceRequest(req.method, url, headers, payload);
-      let res: StreamResponse;
-      this.inFlight++;
+      let res: Reply<B>;
       try {
-        const r = await request.call(await this.agent(), {
-          origin: this.origin,
-          path: this.basePath + req.path,
-          method: req.method,
-          headers,
-          body: payload,
-        });
-        r.body.once('close', () => this.inFlight--);
-        res = { status: r.statusCode, headers: r.headers, body: r.body };
+        res = await exchange(await this.agent(), { origin: this.origin, path: this.basePath + req.path, method: req.method, headers, body: payload });
       } catch (err) {
-        this.inFlight--;
         const code = errorCode(err);
-        this.trace(`! ${req.method} ${url}: ${code ?? describe(err)} (${Math.round(nowMs() - started)} ms)`);
-        const retryable = IDEMPOTENT.has(req.method) || NEVER_SENT.has(code ?? '');
-        if (retryable && attempt < this.opts.retries) {
+        const where = err instanceof CutShort ? `body of ${req.method}` : req.method;
+        this.trace(`! ${where} ${url}: ${code ?? describe(err)} (${Math.round(nowMs() - started)} ms)`);
+        // A failure mid-body (a truncated reply) follows the same rule: the request was sent.
+        if ((IDEMPOTENT.has(req.method) || NEVER_SENT.has(code ?? '')) && attempt < this.opts.retries) {
           await this.backoff(attempt, undefined);
           continue;
         }
@@ -191,21 +210,11 @@ export class HttpClient {
       this.traceResponse(res, started);
       const retryStatus = RETRY_STATUSES.has(res.status) && (IDEMPOTENT.has(req.method) || res.status === 429);
       if (retryStatus && attempt < this.opts.retries) {
-        res.body.resume();
+        res.discard?.();
         await this.backoff(attempt, res.headers['retry-after']);
         continue;
       }
-      try {
-        return await read(res);
-      } catch (err) {
-        // The connection died mid-body (truncated reply): same rules as a failed connection.
-        this.trace(`! body of ${req.method} ${url}: ${errorCode(err) ?? describe(err)}`);
-        if (IDEMPOTENT.has(req.method) && attempt < this.opts.retries) {
-          await this.backoff(attempt, undefined);
-          continue;
-        }
-        throw networkError(url, err, attempt + 1);
-      }
+      return res;
     }
   }
 
@@ -229,7 +238,7 @@ export class HttpClient {
     if (payload !== undefined) this.trace(`> ${redactBody(payload)}`);
   }
 
-  private traceResponse(res: StreamResponse, started: number): void {
+  private traceResponse(res: Reply<unknown>, started: number): void {
     if (!this.opts.trace) return;
     this.trace(`< ${res.status} (${Math.round(nowMs() - started)} ms)`);
     for (const [k, v] of Object.entries(res.headers)) {
@@ -252,10 +261,38 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
   return Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
 }
 
-async function readText(body: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/** A reply that broke off after its headers (a connection dropped mid-body). */
+class CutShort extends Error {
+  constructor(cause: unknown) {
+    super(describe(cause), { cause });
+  }
+}
+
+/**
+ * One exchange through the dispatcher, its whole body read as text: undici's handler
+ * interface directly, without the request API's body stream, for the small JSON
+ * replies of every command.
+ */
+function collect(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions): Promise<Reply<string>> {
+  return new Promise((resolve, reject) => {
+    let reply: Reply<string> | undefined;
+    const chunks: Buffer[] = [];
+    dispatcher.dispatch(opts, {
+      onRequestStart: () => undefined,
+      onResponseStart: (_controller, status, headers) => {
+        // Informational (1xx) replies come before the final one.
+        if (status >= 200) reply = { status, headers, body: '' };
+      },
+      onResponseData: (_controller, chunk) => {
+        chunks.push(chunk);
+      },
+      onResponseEnd: () => {
+        if (reply) resolve({ ...reply, body: Buffer.concat(chunks).toString('utf8') });
+        else reject(new Error('the reply ended before its headers'));
+      },
+      onResponseError: (_controller, err) => reject(reply ? new CutShort(err) : err),
+    });
+  });
 }
 
 function errorCode(err: unknown): string | undefined {
