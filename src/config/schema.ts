@@ -69,7 +69,7 @@ export function validateSetting(key: string, value: string): string {
     case 'credential-store':
       return oneOf(k, v, CREDENTIAL_STORES);
     case 'client-id':
-      if (v === '' || /[\s\p{Cc}]/u.test(value)) {
+      if (v === '' || /[\s\x00-\x1f\x7f-\x9f]/.test(value)) {
         throw new UsageError(`invalid client-id "${value}": must be non-empty with no spaces or control characters`);
       }
       return v;
