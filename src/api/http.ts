@@ -6,12 +6,12 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Agent as AgentType, Dispatcher } from 'undici';
-// Only the agent: undici's index also loads fetch, WebSocket, caches, mocks and the
-// request, stream, pipeline, upgrade and connect APIs, which cost a command milliseconds
-// at start-up. A reply read whole goes straight through the agent's dispatch (collect,
+import type { Dispatcher, Pool as PoolType } from 'undici';
+// Only the connection pool: undici's index also loads fetch, WebSocket, caches, mocks and
+// the request, stream, pipeline, upgrade and connect APIs, which cost a command milliseconds
+// at start-up. A reply read whole goes straight through the pool's dispatch (collect,
 // below); the request API and its body stream are loaded for streamed replies only.
-import Agent from 'undici/lib/dispatcher/agent.js';
+import Pool from 'undici/lib/dispatcher/pool.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
 
@@ -84,11 +84,12 @@ export function checkBaseUrl(raw: string): URL {
 }
 
 /**
- * The proxy-aware agent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY. With none of the proxy
- * variables set (its own reading of them, below) it sends everything through a plain Agent,
- * so only then is it loaded, with its tunnelling and SOCKS code: ~5 ms of every command's start-up.
+ * The dispatcher for the one origin trackctl talks to: a keep-alive pool of connections
+ * (import and apply send several requests at once). With HTTPS_PROXY or HTTP_PROXY set it is
+ * undici's proxy-aware agent, which also honours NO_PROXY; only then is that loaded, with its
+ * tunnelling and SOCKS code: ~5 ms of every command's start-up.
  */
-async function createDispatcher(opts: AgentType.Options): Promise<Dispatcher> {
+async function createDispatcher(origin: string, opts: PoolType.Options): Promise<Dispatcher> {
   const env = process.env;
   if ((env.http_proxy ?? env.HTTP_PROXY) || (env.https_proxy ?? env.HTTPS_PROXY)) {
     const [{ default: EnvHttpProxyAgent }, { default: Dispatcher }, { default: connect }] = await Promise.all([
@@ -100,7 +101,7 @@ async function createDispatcher(opts: AgentType.Options): Promise<Dispatcher> {
     Object.assign(Dispatcher.prototype, { connect });
     return new EnvHttpProxyAgent(opts);
   }
-  return new Agent(opts);
+  return new Pool(origin, opts);
 }
 
 /** Milliseconds for timing the trace; the global `performance` would load node:perf_hooks (~2 ms). */
@@ -129,8 +130,8 @@ export class HttpClient {
     this.random = opts.random ?? Math.random;
   }
 
-  private agent(): Promise<Dispatcher> {
-    this.dispatcher ??= createDispatcher({
+  private pool(): Promise<Dispatcher> {
+    this.dispatcher ??= createDispatcher(this.origin, {
       keepAliveTimeout: 10_000,
       connect: { timeout: this.opts.timeoutMs },
       headersTimeout: this.opts.timeoutMs,
@@ -195,7 +196,7 @@ export class HttpClient {
       this.traceRequest(req.method, url, headers, payload);
       let res: Reply<B>;
       try {
-        res = await exchange(await this.agent(), { origin: this.origin, path: this.basePath + req.path, method: req.method, headers, body: payload });
+        res = await exchange(await this.pool(), { origin: this.origin, path: this.basePath + req.path, method: req.method, headers, body: payload });
       } catch (err) {
         const code = errorCode(err);
         const where = err instanceof CutShort ? `body of ${req.method}` : req.method;

@@ -4,9 +4,9 @@ declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   export default EnvHttpProxyAgent;
 }
 
-declare module 'undici/lib/dispatcher/agent.js' {
-  import { Agent } from 'undici';
-  export default Agent;
+declare module 'undici/lib/dispatcher/pool.js' {
+  import { Pool } from 'undici';
+  export default Pool;
 }
 
 declare module 'undici/lib/dispatcher/dispatcher.js' {
