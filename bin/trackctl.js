@@ -3,7 +3,14 @@
 // CommonJS like dist/ (bin/package.json): no ES module loader at start-up; --version needs nothing else.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${require('../package.json').version}\n`);
+  // Written straight to the file descriptor: process.stdout would load Node's stream modules.
+  const fs = require('node:fs');
+  const { version } = JSON.parse(fs.readFileSync(`${__dirname}/../package.json`, 'utf8'));
+  try {
+    fs.writeSync(1, `${version}\n`);
+  } catch (err) {
+    if (err.code !== 'EPIPE') throw err;
+  }
 } else {
   let main;
   try {
