@@ -1,11 +1,10 @@
 /**
  * Where trackctl keeps its files. Pure and cheap: it runs on every command,
- * so it imports only node:path and node:os and never touches the disk.
+ * so it imports only node:path (node:os only without HOME) and never touches the disk.
  *
  * `TRACKCTL_CONFIG_DIR` alone isolates a test run: the data directory follows
  * it (`<configDir>/data`) unless `TRACKCTL_DATA_DIR` says otherwise.
  */
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
 export interface Paths {
@@ -28,7 +27,7 @@ function xdg(value: string | undefined): string | undefined {
 }
 
 export function resolvePaths(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Paths {
-  const home = nonEmpty(env['HOME']) ?? nonEmpty(env['USERPROFILE']) ?? homedir();
+  const home = nonEmpty(env['HOME']) ?? nonEmpty(env['USERPROFILE']) ?? process.getBuiltinModule('node:os').homedir();
   const configOverride = nonEmpty(env['TRACKCTL_CONFIG_DIR']);
   const dataOverride = nonEmpty(env['TRACKCTL_DATA_DIR']);
 
