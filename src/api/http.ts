@@ -2,7 +2,7 @@
  * The thin HTTP layer: one keep-alive undici dispatcher (proxy-aware), timeouts,
  * retries with backoff and jitter, and the -v trace. It knows nothing of
  * resources or credentials: callers pass the headers to send. undici's HTTP
- * parser is kept on V8's baseline tier: see BASELINE_TIER in scripts/build.mjs.
+ * parser is kept on V8's baseline tier: see writeWasmImages in scripts/build.mjs.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
