@@ -6,12 +6,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
-import type { Dispatcher, Pool as PoolType } from 'undici';
-// Only the connection pool: undici's index also loads fetch, WebSocket, caches, mocks and
-// the request, stream, pipeline, upgrade and connect APIs, which cost a command milliseconds
-// at start-up. A reply read whole goes straight through the pool's dispatch (collect,
-// below); the request API and its body stream are loaded for streamed replies only.
-import Pool from 'undici/lib/dispatcher/pool.js';
+import type { Dispatcher } from 'undici';
+import { collect, createDispatcher, CutShort, type Reply } from './dispatch.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
 
@@ -29,14 +25,6 @@ export interface HttpResponse {
   status: number;
   headers: IncomingHttpHeaders;
   text: string;
-}
-
-/** A reply as the retry loop sees it; `discard` lets an unread body go before a retry. */
-interface Reply<B> {
-  status: number;
-  headers: IncomingHttpHeaders;
-  body: B;
-  discard?: () => void;
 }
 
 export interface StreamResponse {
@@ -81,27 +69,6 @@ export function checkBaseUrl(raw: string): URL {
     throw new UsageError(`refusing plain http:// to ${url.hostname}: use https:// (http is allowed for loopback hosts only)`);
   }
   throw new UsageError(`invalid base URL "${raw}": expected an https:// URL`);
-}
-
-/**
- * The dispatcher for the one origin trackctl talks to: a keep-alive pool of connections
- * (import and apply send several requests at once). With HTTPS_PROXY or HTTP_PROXY set it is
- * undici's proxy-aware agent, which also honours NO_PROXY; only then is that loaded, with its
- * tunnelling and SOCKS code: ~5 ms of every command's start-up.
- */
-async function createDispatcher(origin: string, opts: PoolType.Options): Promise<Dispatcher> {
-  const env = process.env;
-  if ((env.http_proxy ?? env.HTTP_PROXY) || (env.https_proxy ?? env.HTTPS_PROXY)) {
-    const [{ default: EnvHttpProxyAgent }, { default: Dispatcher }, { default: connect }] = await Promise.all([
-      import('undici/lib/dispatcher/env-http-proxy-agent.js'),
-      import('undici/lib/dispatcher/dispatcher.js'),
-      import('undici/lib/api/api-connect.js'),
-    ]);
-    // What undici's index does for the method the proxy agent opens its tunnels with.
-    Object.assign(Dispatcher.prototype, { connect });
-    return new EnvHttpProxyAgent(opts);
-  }
-  return new Pool(origin, opts);
 }
 
 /** Milliseconds for timing the trace; the global `performance` would load node:perf_hooks (~2 ms). */
@@ -260,40 +227,6 @@ export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): 
   const date = Date.parse(value);
   if (Number.isNaN(date)) return undefined;
   return Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
-}
-
-/** A reply that broke off after its headers (a connection dropped mid-body). */
-class CutShort extends Error {
-  constructor(cause: unknown) {
-    super(describe(cause), { cause });
-  }
-}
-
-/**
- * One exchange through the dispatcher, its whole body read as text: undici's handler
- * interface directly, without the request API's body stream, for the small JSON
- * replies of every command.
- */
-function collect(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions): Promise<Reply<string>> {
-  return new Promise((resolve, reject) => {
-    let reply: Reply<string> | undefined;
-    const chunks: Buffer[] = [];
-    dispatcher.dispatch(opts, {
-      onRequestStart: () => undefined,
-      onResponseStart: (_controller, status, headers) => {
-        // Informational (1xx) replies come before the final one.
-        if (status >= 200) reply = { status, headers, body: '' };
-      },
-      onResponseData: (_controller, chunk) => {
-        chunks.push(chunk);
-      },
-      onResponseEnd: () => {
-        if (reply) resolve({ ...reply, body: Buffer.concat(chunks).toString('utf8') });
-        else reject(new Error('the reply ended before its headers'));
-      },
-      onResponseError: (_controller, err) => reject(reply ? new CutShort(err) : err),
-    });
-  });
 }
 
 function errorCode(err: unknown): string | undefined {

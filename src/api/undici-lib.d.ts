@@ -1,4 +1,4 @@
-// Types for the undici 7 modules trackctl loads directly (see http.ts for why).
+// Types for the undici 7 modules trackctl loads directly (see dispatch.ts for why).
 declare module 'undici/lib/dispatcher/env-http-proxy-agent.js' {
   import { EnvHttpProxyAgent } from 'undici';
   export default EnvHttpProxyAgent;
