@@ -1,0 +1,136 @@
+/**
+ * Geofences: named Polygon/MultiPolygon features of a GeoJSON FeatureCollection,
+ * and the point-in-polygon test that reports and watch share.
+ *
+ * Coordinates are taken as planar [lng, lat] (as GeoJSON viewers draw them); fences
+ * are depots and sites, small enough that the curvature of edges does not matter.
+ * Rings crossing the antimeridian are not supported.
+ */
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
+
+/** A closed ring as flat [lng0, lat0, lng1, lat1, …]; the closing position is kept. */
+export type Ring = Float64Array;
+
+export interface Fence {
+  name: string;
+  /** Each polygon is its outer ring followed by its holes. */
+  polygons: Ring[][];
+  /** [minLng, minLat, maxLng, maxLat] over every outer ring. */
+  bbox: [number, number, number, number];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** Fences from a parsed GeoJSON value; `source` names it in errors (a file name). */
+export function parseFences(json: unknown, source: string): Fence[] {
+  const fail = (why: string): never => {
+    throw new UsageError(`${source}: ${why}`, {
+      hint: 'A geofence file is a GeoJSON FeatureCollection of Polygon or MultiPolygon features, each with a "name" property.',
+    });
+  };
+  if (!isObject(json) || json.type !== 'FeatureCollection' || !Array.isArray(json.features)) {
+    return fail('not a GeoJSON FeatureCollection');
+  }
+  if (json.features.length === 0) return fail('the FeatureCollection has no features');
+  const seen = new Set<string>();
+  return json.features.map((feature: unknown, i: number): Fence => {
+    const at = `feature ${i + 1}`;
+    if (!isObject(feature) || feature.type !== 'Feature') return fail(`${at} is not a GeoJSON Feature`);
+    const name = isObject(feature.properties) ? feature.properties.name : undefined;
+    if (typeof name !== 'string' || name.trim() === '') return fail(`${at} has no "name" property (a non-empty string)`);
+    if (seen.has(name)) return fail(`two features are named "${name}"`);
+    seen.add(name);
+    const where = `${at} ("${name}")`;
+    const geometry = feature.geometry;
+    if (!isObject(geometry)) return fail(`${where} has no geometry`);
+    let polygons: unknown[];
+    if (geometry.type === 'Polygon') polygons = [geometry.coordinates];
+    else if (geometry.type === 'MultiPolygon' && Array.isArray(geometry.coordinates)) polygons = geometry.coordinates;
+    else return fail(`${where} is a ${String(geometry.type)}, not a Polygon or MultiPolygon`);
+    if (polygons.length === 0) return fail(`${where} has no polygons`);
+    const parsed = polygons.map((p, j) => parsePolygon(p, polygons.length > 1 ? `${where}, polygon ${j + 1}` : where, fail));
+    const bbox: Fence['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const poly of parsed) {
+      const outer = poly[0] as Ring;
+      for (let k = 0; k < outer.length; k += 2) {
+        bbox[0] = Math.min(bbox[0], outer[k] as number);
+        bbox[1] = Math.min(bbox[1], outer[k + 1] as number);
+        bbox[2] = Math.max(bbox[2], outer[k] as number);
+        bbox[3] = Math.max(bbox[3], outer[k + 1] as number);
+      }
+    }
+    return { name, polygons: parsed, bbox };
+  });
+}
+
+function parsePolygon(value: unknown, where: string, fail: (why: string) => never): Ring[] {
+  if (!Array.isArray(value) || value.length === 0) return fail(`${where}: a polygon is a non-empty array of rings`);
+  return value.map((ring: unknown, r: number) => {
+    const which = r === 0 ? 'outer ring' : `hole ${r}`;
+    // RFC 7946 §3.1.6: a linear ring has four or more positions and is closed.
+    if (!Array.isArray(ring) || ring.length < 4) return fail(`${where}: ${which} needs at least 4 positions`);
+    const flat = new Float64Array(ring.length * 2);
+    ring.forEach((pos: unknown, k: number) => {
+      if (!Array.isArray(pos) || pos.length < 2 || !finite(pos[0]) || !finite(pos[1])) {
+        return fail(`${where}: ${which}, position ${k + 1} is not [longitude, latitude]`);
+      }
+      const [lng, lat] = pos as [number, number];
+      if (Math.abs(lng) > 180 || Math.abs(lat) > 90) {
+        return fail(`${where}: ${which}, position ${k + 1} [${lng}, ${lat}] is out of range`);
+      }
+      flat[2 * k] = lng;
+      flat[2 * k + 1] = lat;
+    });
+    const n = flat.length;
+    if (flat[0] !== flat[n - 2] || flat[1] !== flat[n - 1]) return fail(`${where}: ${which} is not closed (first and last positions differ)`);
+    return flat;
+  });
+}
+
+/** Fences from a GeoJSON file; unreadable or invalid → UsageError (exit 2). */
+export async function loadFences(file: string): Promise<Fence[]> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read geofence file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new UsageError(`${file}: not JSON (${(err as Error).message})`);
+  }
+  return parseFences(json, file);
+}
+
+/** Even-odd crossing test over one ring (ray towards +lng). */
+function crossings(ring: Ring, lng: number, lat: number): number {
+  let inside = 0;
+  for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) {
+    const xi = ring[i] as number, yi = ring[i + 1] as number;
+    const xj = ring[j] as number, yj = ring[j + 1] as number;
+    if (yi > lat !== yj > lat && lng < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside ^= 1;
+  }
+  return inside;
+}
+
+/** Whether [lng, lat] lies inside the fence: inside an outer ring and outside its holes (even-odd). */
+export function inFence(fence: Fence, lng: number, lat: number): boolean {
+  const [x0, y0, x1, y1] = fence.bbox;
+  if (lng < x0 || lng > x1 || lat < y0 || lat > y1) return false;
+  for (const polygon of fence.polygons) {
+    let odd = 0;
+    for (const ring of polygon) odd ^= crossings(ring, lng, lat);
+    if (odd) return true;
+  }
+  return false;
+}
+
+/** The fences that contain [lng, lat], in file order. */
+export function containing(fences: readonly Fence[], lng: number, lat: number): Fence[] {
+  return fences.filter((f) => inFence(f, lng, lat));
+}
