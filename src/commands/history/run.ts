@@ -9,6 +9,7 @@ import type { Run } from '../action.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointScope } from './checkpoint.js';
 import { CSV_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import { Cursor, Poll } from './cursor.js';
+import { isFleetCheckpoint } from './fleet-checkpoint.js';
 import { pause, watchInterrupts, type Interrupts } from './follow.js';
 import { parsePlan, type HistoryOptions, type HistoryPlan } from './options.js';
 import { streamQuery, streamRaw } from './query.js';
@@ -29,6 +30,10 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
 const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now());
   const { format, out } = await ctx.outputAs(HISTORY_FORMATS);
+  if (plan.fleet || (plan.checkpoint !== undefined && (await isFleetCheckpoint(plan.checkpoint)))) {
+    const { runFleet } = await import('./fleet.js');
+    return runFleet(ctx, plan, format, out);
+  }
   if (ctx.globals.raw && (plan.follow || plan.checkpoint !== undefined)) {
     throw new UsageError('--raw prints one reply as sent; it cannot be used with --follow or --checkpoint');
   }
