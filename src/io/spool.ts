@@ -35,6 +35,11 @@ export class SpoolFile {
 
   constructor(private readonly path: string) {}
 
+  /** Nothing was written. */
+  get empty(): boolean {
+    return this.stream === undefined;
+  }
+
   write(items: readonly HistoryItem[]): Promise<void> {
     if (items.length === 0) return Promise.resolve();
     this.stream ??= createWriteStream(this.path);

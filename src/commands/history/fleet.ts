@@ -305,7 +305,7 @@ class StreamTarget implements Target {
   async cleanup(): Promise<void> {}
 }
 
-/** gpx/kml: a unit is spooled, then written whole as its track or folder, one unit at a time. */
+/** gpx/kml: a unit is spooled, then written whole as its track or folder, one unit at a time; a unit without reports is left out. */
 class GroupedTarget implements Target {
   private queue: Promise<void> = Promise.resolve();
 
@@ -324,6 +324,7 @@ class GroupedTarget implements Target {
       },
       commit: async () => {
         await file.close();
+        if (file.empty) return; // a unit without reports has no track
         const turn = this.queue.then(async () => {
           await this.sink.writeUnit(name || `Unit ${s.unit.did}`, file.read());
           await this.sink.flush();
