@@ -1,6 +1,7 @@
 /**
  * Distances between report positions. Great-circle (haversine) on a sphere of the mean
- * Earth radius: within 0.5 % of the ellipsoid everywhere, which is below the error of the
+ * Earth radius: within 0.6 % of the ellipsoid everywhere (worst north–south at the equator),
+ * which is below the error of the
  * path itself (reports are points, roads bend between them).
  */
 
