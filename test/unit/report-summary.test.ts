@@ -85,6 +85,15 @@ test('a trip across midnight is split by day, distance and driving time by time'
   near(denver[0]?.distanceKm ?? 0, 30, 0.002, 'one day');
 });
 
+test('a segment between two reports either side of midnight is shared by time', async () => {
+  // a tracker reporting every 20 minutes: 23:30, 23:50, 00:10, arriving 00:30, at 60 km/h
+  const u = new Track({ t: utc(2026, 6, 1, 22, 30) }).park(3600, 1200).drive(60, 60, 1200).park(3600, 1200);
+  const [d1, d2] = await collect(summary(u.reports, 'UTC'));
+  near(d1?.distanceKm ?? 0, 30, 0.001, 'before midnight: 20 km and half of the next 20');
+  near(d2?.distanceKm ?? 0, 30, 0.001, 'after midnight');
+  assert.deepEqual([d1?.drivingTime, d2?.drivingTime], [1800, 1800]);
+});
+
 test('driving time, trips and distance add up over a working day; halts are not driving', async () => {
   const u = new Track({ t: utc(2026, 6, 3, 5) }).park(3600, 900);
   u.drive(20, 40, 30).halt(60, 30).drive(5, 30, 30).park(1800, 600).drive(25, 50, 30).park(7200, 900);
