@@ -9,7 +9,7 @@ export { DEFAULTS, PARAM_FLAGS, PARAMS_HELP, localTimeZone, validateParams, vali
 export { DayClock, type Day } from './days.js';
 export { EARTH_RADIUS_KM, haversineKm } from './geo.js';
 export { MotionTracker, type Segment, type StopSegment, type TripSegment } from './motion.js';
-export { tripProcessor, tripRecord, trips, type Trip } from './trips.js';
+export { tripProcessor, tripRecord, trips, tripWithPath, type Trip, type TripOptions, type TripWithPath } from './trips.js';
 export { stopProcessor, stopRecord, stops, type Stop } from './stops.js';
 export { summary, summaryProcessor, type DaySummary } from './summary.js';
 export { visitProcessor, visits, type Visit } from './visits.js';

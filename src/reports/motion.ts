@@ -47,6 +47,8 @@ export interface TripSegment {
   avgSpeed: number;
   /** Per local day, when the tracker has a DayClock. */
   parts: DayPart[];
+  /** The positions of the trip's reports as flat [lng0, lat0, lng1, lat1, …], when the tracker keeps paths. */
+  path: number[] | undefined;
 }
 
 export interface StopSegment {
@@ -85,12 +87,19 @@ class Run {
   speedTime = 0;
   maxSpeed: number;
   parts: DayPart[] = [];
+  /** Flat [lng, lat, …] of every report of the run, when paths are kept; a halt's snapshot shares it, up to its length. */
+  path: number[] | undefined;
+  pathLength = 0;
   /** The halt in progress: its first report, and the run as it stood there. */
   halt: { first: ReportFeature; run: Run } | undefined;
 
-  constructor(start: ReportFeature, clock: DayClock | undefined) {
+  constructor(start: ReportFeature, clock: DayClock | undefined, keepPath: boolean) {
     this.start = start;
     this.last = start;
+    if (keepPath) {
+      this.path = [start.properties.lng, start.properties.lat];
+      this.pathLength = 2;
+    }
     this.maxSpeed = speedOf(start);
     if (clock) this.partOf(clock.dayOf(start.properties.date)).maxSpeed = this.maxSpeed;
   }
@@ -132,6 +141,10 @@ class Run {
     }
     if (speed > this.maxSpeed) this.maxSpeed = speed;
     this.last = r;
+    if (this.path) {
+      this.path.push(r.properties.lng, r.properties.lat);
+      this.pathLength = this.path.length;
+    }
     if (!clock) return;
     // Apportion the segment to the days it spans, by time.
     const endPart = this.partOf(clock.dayOf(t1));
@@ -160,6 +173,7 @@ class Run {
       maxSpeed: this.maxSpeed,
       avgSpeed: this.drivingTime > 0 ? this.speedTime / this.drivingTime : 0,
       parts: this.parts,
+      path: this.path?.slice(0, this.pathLength),
     };
   }
 }
@@ -176,6 +190,7 @@ const speedOf = (r: ReportFeature): number => {
 export class MotionTracker {
   private readonly params: ReportParams;
   private readonly clock: DayClock | undefined;
+  private readonly keepPath: boolean;
   private prev: ReportFeature | undefined;
   private prevMoving = false;
   /** The latest motion_state value, once one was seen. */
@@ -183,9 +198,11 @@ export class MotionTracker {
   private run: Run | undefined;
   private stop: StopSegment | undefined;
 
-  constructor(params: ReportParams, clock?: DayClock) {
+  /** `clock` splits trips by local day (summary); `keepPath` keeps each trip's positions (maps, GPX): memory grows with the longest trip. */
+  constructor(params: ReportParams, clock?: DayClock, keepPath = false) {
     this.params = params;
     this.clock = clock;
+    this.keepPath = keepPath;
   }
 
   /** Date of the first report of the run of movement in progress, if any: nothing after it is settled. */
@@ -211,17 +228,17 @@ export class MotionTracker {
     const out: Segment[] = [];
     const prev = this.prev;
     if (!prev) {
-      if (moving) this.run = new Run(r, this.clock);
+      if (moving) this.run = new Run(r, this.clock, this.keepPath);
       else this.stop = { kind: 'stop', arrival: r, departure: undefined, last: r, address: r.properties.address ?? null };
     } else if (r.properties.date - prev.properties.date > this.params.maxGapS) {
       // Nothing is known across the gap: a run ends before it, and the gap counts as stopped.
       if (this.run) this.endRun(out);
-      if (moving) this.run = new Run(r, this.clock);
+      if (moving) this.run = new Run(r, this.clock, this.keepPath);
     } else if (this.run) {
       const run = this.run;
       if (run.halt && r.properties.date - run.halt.first.properties.date >= this.params.minStopDurationS) {
         this.endRun(out);
-        if (moving) this.run = new Run(r, this.clock);
+        if (moving) this.run = new Run(r, this.clock, this.keepPath);
       } else {
         run.add(r, this.prevMoving, moving, this.clock);
         if (moving) run.halt = undefined;
@@ -231,7 +248,7 @@ export class MotionTracker {
         }
       }
     } else if (moving) {
-      this.run = new Run(r, this.clock);
+      this.run = new Run(r, this.clock, this.keepPath);
     }
     if (this.stop && !this.run) {
       this.stop.last = r;

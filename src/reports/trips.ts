@@ -32,6 +32,17 @@ export interface Trip {
   drivingTime: number;
 }
 
+/** A trip with the positions of its reports, for LineString and GPX output (tripProcessor with `path: true`). */
+export interface TripWithPath extends Trip {
+  /** [lng, lat] of each report of the trip, in order (GeoJSON order). */
+  path: [number, number][];
+}
+
+export interface TripOptions extends OrderOptions {
+  /** Keep the positions of each trip (memory then grows with the longest trip, not with the history). */
+  path?: boolean;
+}
+
 export const round = (n: number, places: number): number => {
   const f = 10 ** places;
   return Math.round(n * f) / f;
@@ -59,21 +70,33 @@ export function tripRecord(seg: TripSegment): Trip {
   };
 }
 
+/** The trip record with its path as [lng, lat] pairs. */
+export function tripWithPath(seg: TripSegment): TripWithPath {
+  const flat = seg.path ?? [];
+  const path: [number, number][] = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) path.push([flat[i] as number, flat[i + 1] as number]);
+  return { ...tripRecord(seg), path };
+}
+
 /** A per-unit processor of trips; reports may arrive out of date order (see inDateOrder). */
-export function tripProcessor(params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<Trip> {
-  const tracker = new MotionTracker(params);
-  const pick = (segs: Segment[]): Trip[] => segs.flatMap((s) => (s.kind === 'trip' ? [tripRecord(s)] : []));
+export function tripProcessor(params?: ReportParams, options?: TripOptions & { path?: false }): UnitProcessor<Trip>;
+export function tripProcessor(params: ReportParams, options: TripOptions & { path: true }): UnitProcessor<TripWithPath>;
+export function tripProcessor(params: ReportParams = DEFAULTS, options: TripOptions = {}): UnitProcessor<Trip | TripWithPath> {
+  const { path = false, ...order } = options;
+  const tracker = new MotionTracker(params, undefined, path);
+  const record = path ? tripWithPath : tripRecord;
+  const pick = (segs: Segment[]): Trip[] => (segs.length === 0 ? [] : segs.flatMap((s) => (s.kind === 'trip' ? [record(s)] : [])));
   return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
     push: (r) => pick(tracker.push(r)),
     finish: () => pick(tracker.finish()),
   });
 }
 
-/** The trips of one unit, in time order. */
-export function trips(
-  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
-  params: ReportParams = DEFAULTS,
-  order: OrderOptions = {},
-): AsyncIterable<Trip> {
-  return run(reports, tripProcessor(params, order));
+type Reports = AsyncIterable<ReportFeature> | Iterable<ReportFeature>;
+
+/** The trips of one unit, in time order; with `path: true`, each with the positions of its reports. */
+export function trips(reports: Reports, params?: ReportParams, options?: TripOptions & { path?: false }): AsyncIterable<Trip>;
+export function trips(reports: Reports, params: ReportParams, options: TripOptions & { path: true }): AsyncIterable<TripWithPath>;
+export function trips(reports: Reports, params: ReportParams = DEFAULTS, options: TripOptions = {}): AsyncIterable<Trip | TripWithPath> {
+  return run(reports, options.path ? tripProcessor(params, { ...options, path: true }) : tripProcessor(params, { ...options, path: false }));
 }

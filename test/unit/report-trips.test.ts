@@ -215,3 +215,20 @@ test('reports without a position are skipped', async () => {
   near(trip.distanceKm, 10, 0.001, 'distance');
   assert.equal(trip.start, T0 + 1800);
 });
+
+test('with path, a trip carries the positions of its reports from departure to arrival', async () => {
+  const u = new Track().park(1800, 600);
+  const departure = u.t;
+  u.drive(3, 36, 30).halt(90, 30).drive(3, 36, 30);
+  const arrival = u.t;
+  u.park(1800, 120); // the reports at +120 and +240 s are taken into the run until the stop is certain
+  const [trip] = await collect(trips(u.reports, DEFAULTS, { path: true }));
+  assert.ok(trip);
+  const inTrip = u.reports.filter((r) => r.properties.date >= departure && r.properties.date <= arrival);
+  assert.deepEqual(trip.path, inTrip.map((r) => [r.properties.lng, r.properties.lat]));
+  assert.deepEqual(trip.path[0], [trip.startLng, trip.startLat]);
+  assert.deepEqual(trip.path[trip.path.length - 1], [trip.endLng, trip.endLat]);
+  const [plain] = await collect(trips(u.reports));
+  assert.equal('path' in (plain ?? {}), false, 'no path unless asked');
+  assert.deepEqual({ ...trip, path: undefined }, { ...plain, path: undefined });
+});
