@@ -232,3 +232,34 @@ test('with path, a trip carries the positions of its reports from departure to a
   assert.equal('path' in (plain ?? {}), false, 'no path unless asked');
   assert.deepEqual({ ...trip, path: undefined }, { ...plain, path: undefined });
 });
+
+test('the stops at the edges of the stream: parked from the first report, open at the end', async () => {
+  const u = new Track().park(1800, 600);
+  const departure = u.t;
+  u.drive(10, 40, 30);
+  const arrival = u.t;
+  u.park(3000, 600);
+  const last = u.reports[u.reports.length - 1]?.properties.date ?? 0;
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure, x.duration, x.open]), [
+    [T0, departure, departure - T0, false],
+    [arrival, null, last - arrival, true],
+  ]);
+  assert.deepEqual(Object.keys(s[0] ?? {}), ['did', 'name', 'arrival', 'departure', 'duration', 'lat', 'lng', 'address', 'open']);
+  assert.deepEqual([s[1]?.lat, s[1]?.lng, s[1]?.address], [
+    u.reports.find((r) => r.properties.date === arrival)?.properties.lat,
+    u.reports.find((r) => r.properties.date === arrival)?.properties.lng,
+    u.reports.find((r) => r.properties.date === arrival)?.properties.address,
+  ]);
+});
+
+test('a unit still driving when the stream ends: the trip ends at the last report, no stop after it', async () => {
+  const u = new Track().park(1800, 600);
+  const departure = u.t;
+  u.drive(10, 40, 30);
+  const last = u.reports[u.reports.length - 1]?.properties.date ?? 0;
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[departure, last]]);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure, x.open]), [[T0, departure, false]]);
+});
