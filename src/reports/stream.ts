@@ -44,13 +44,17 @@ export async function* byUnit<T>(
 
 /** A processor fed by another: `inner` receives what `outer` emits (reports in date order, for instance). */
 export function chain<T>(outer: UnitProcessor<ReportFeature>, inner: UnitProcessor<T>): UnitProcessor<T> {
+  // Arrays, not generators: this runs once per report.
+  const feed = (reports: Iterable<ReportFeature>, out: T[]): T[] => {
+    for (const r of reports) for (const x of inner.push(r)) out.push(x);
+    return out;
+  };
   return {
-    *push(report) {
-      for (const r of outer.push(report)) yield* inner.push(r);
-    },
-    *finish() {
-      for (const r of outer.finish()) yield* inner.push(r);
-      yield* inner.finish();
+    push: (report) => feed(outer.push(report), []),
+    finish() {
+      const out = feed(outer.finish(), []);
+      for (const x of inner.finish()) out.push(x);
+      return out;
     },
   };
 }
