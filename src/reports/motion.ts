@@ -4,7 +4,8 @@
  * of the history.
  *
  * Each report is moving or not (its speed above the threshold, or the latest motion_state
- * report of the unit). A run of movement starts at the first moving report. Inside it, a
+ * report of the unit; a speed above the threshold after a 'stopped' counts as the 'moving'
+ * that a reporting gap swallowed). A run of movement starts at the first moving report. Inside it, a
  * stopped report opens a halt; the halt ends the run, as a stop, once it has lasted
  * minStopDurationS (measured from its first report to any later report, moving or not);
  * a moving report before that makes it a halt at a light, part of the trip. Reports more
@@ -217,6 +218,8 @@ export class MotionTracker {
         if (p.reportValue === 'moving') this.motion = true;
         else if (p.reportValue === 'stopped') this.motion = false;
       }
+      // A unit said stopped, yet reports driving speed: its 'moving' was lost (in a reporting gap).
+      if (this.motion === false && p.reportType !== 'motion_state' && speedOf(r) > this.params.speedThreshold) this.motion = true;
       if (this.motion !== undefined) return this.motion;
     }
     return speedOf(r) > this.params.speedThreshold;

@@ -188,13 +188,20 @@ test('motion_state reports decide when present; speed decides when absent or ign
   near(got[0]?.distanceKm ?? 0, 10, 0.001, 'distance');
   assert.equal((await collect(trips(u.reports, P({ useMotionState: false })))).length, 0, 'speeds alone say parked');
 
-  // motion_state says stopped while the speed says a car is crawling: motion_state wins
+  // motion_state said stopped, then the unit drives 3 km at 20 km/h with no 'moving' (it fell
+  // into a reporting gap): the speed says it moved, and it is a trip either way
   const v = new Track();
   v.emit({ reportType: 'motion_state', reportValue: 'stopped' });
   v.t += 60;
   v.drive(3, 20, 30).park(1800, 600);
-  assert.equal((await collect(trips(v.reports))).length, 0);
+  assert.equal((await collect(trips(v.reports))).length, 1);
   assert.equal((await collect(trips(v.reports, P({ useMotionState: false })))).length, 1);
+  // parked drift below the threshold after a 'stopped' stays parked
+  const w = new Track();
+  w.emit({ reportType: 'motion_state', reportValue: 'stopped' });
+  w.t += 60;
+  w.drive(0.05, 1.2, 60).park(1800, 600);
+  assert.equal((await collect(trips(w.reports))).length, 0);
 });
 
 test('byUnit keeps the units of a merged stream apart', async () => {
