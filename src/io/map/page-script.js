@@ -220,6 +220,7 @@
   });
 
   // The legend.
+  var legendHeight = 0;
   if (data.legend.length > 0) {
     var legend = L.control({ position: 'bottomright' });
     legend.onAdd = function () {
@@ -247,6 +248,7 @@
       return div;
     };
     legend.addTo(map);
+    legendHeight = legend.getContainer().offsetHeight;
   }
 
   // Fit to the data; with nothing to show, the whole world and a note.
@@ -262,7 +264,9 @@
   } else if (bounds.getNorthEast().equals(bounds.getSouthWest())) {
     map.setView(bounds.getCenter(), 15);
   } else {
-    map.fitBounds(bounds, { paddingTopLeft: [40, 30], paddingBottomRight: [40, 60], maxZoom: 17 });
+    // The legend sits bottom right: keep the data clear of it, unless that would shrink the map too much.
+    var bottom = Math.max(60, Math.min(legendHeight + 24, map.getSize().y / 3));
+    map.fitBounds(bounds, { paddingTopLeft: [40, 50], paddingBottomRight: [40, bottom], maxZoom: 17 });
   }
   window.trackctlMap = drawn;
   document.body.setAttribute('data-drawn', 'true');
