@@ -113,7 +113,9 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
         assert.match(text, /Speed\s+[\d.]+/);
         assert.match(text, /Time\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
         const sosReports = merged.filter((f) => f.properties.reportType === 'sos');
-        assert.ok(sosReports.some((f) => text.includes(String(f.properties.address)) && text.includes(f.properties.lat.toFixed(6).replace(/0+$/, ''))), text);
+        const shown = (f: ReportFeature): boolean =>
+          text.includes(`Position\t${f.properties.lat}, ${f.properties.lng}`) && text.includes(`Speed\t${f.properties.speed}\n`) && text.includes(String(f.properties.address));
+        assert.ok(sosReports.some(shown), `the popup shows an sos report as sent: ${JSON.stringify(text)}`);
       }
       await d.page.close();
     });

@@ -61,6 +61,7 @@ test('units -o html piped: the page on stdout', async () => {
 
 test('-o html is offered where it works, and only there', async () => {
   await h.expectUsage(['devices', 'list', '-o', 'html'], 'unknown output format "html"');
+  await h.expectUsage(['history', '2004', '--follow', '-o', 'html'], 'cannot be used with --follow');
   const help = await h.run(['history', '--help']);
   assert.match(help.stdout, /html/);
 });

@@ -29,6 +29,7 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
 const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now());
   const { format, out } = await ctx.outputAs(HISTORY_FORMATS);
+  if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');
   if (ctx.globals.raw && (plan.follow || plan.checkpoint !== undefined)) {
     throw new UsageError('--raw prints one reply as sent; it cannot be used with --follow or --checkpoint');
   }

@@ -82,8 +82,12 @@
       iconSize: kind === 'sos' ? [26, 26] : [20, 20],
     });
   }
+  /** Values from the service are shown as sent, not rounded. */
+  function exact(n) {
+    return n === null || n === undefined || !isFinite(n) ? null : String(n);
+  }
   function position(lat, lng) {
-    return formatNumber(lat, 6) + ', ' + formatNumber(lng, 6);
+    return exact(lat) + ', ' + exact(lng);
   }
 
   // History: a simplified line per unit, dots with popups, sos and crash as their own markers.
@@ -100,7 +104,7 @@
       var type = data.types[tr.k[i]];
       return popup(tr.name + ' (' + tr.did + ')', [
         ['Time', formatTime(t[i])],
-        ['Speed', tr.v[i] === null ? null : formatNumber(tr.v[i], 1)],
+        ['Speed', exact(tr.v[i])],
         ['Type', type],
         ['Address', tr.a[i] >= 0 ? data.addresses[tr.a[i]] : null],
         ['Position', position(tr.lat[i], tr.lng[i])],
