@@ -6,8 +6,13 @@ import { simplifyIndices, simplifyToBudget } from '../../src/io/map/simplify.js'
 import { HistoryCollector, historyTitle } from '../../src/io/map/history.js';
 import { renderPage, scriptJson } from '../../src/io/map/page.js';
 import { unitState, unitsPageData } from '../../src/io/map/units.js';
-import { tripsPageData } from '../../src/io/map/trips.js';
-import { pageFileName } from '../../src/io/map/target.js';
+import { buildTripsPage, tripsPageData, writeTripsPage } from '../../src/io/map/trips.js';
+import { pageFileName, writePage } from '../../src/io/map/target.js';
+import type { OutputOptions } from '../../src/io/output.js';
+import { memoryIO } from '../helpers/io.js';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 function report(did: number, i: number, extra: Partial<ReportFeature['properties']> = {}): ReportFeature {
   const lat = 33.7 + Math.sin(i / 50) * 0.05;
@@ -135,4 +140,37 @@ test('trips: a path is simplified and kept, a trip without one is start to end; 
 
 test('pageFileName: kind and UTC time', () => {
   assert.equal(pageFileName('history', Date.UTC(2026, 10, 21, 10, 4, 5)), 'trackctl-history-20261121-100405.html');
+});
+
+const outFor = (tty: boolean, messages: string[] = []): OutputOptions & { io: ReturnType<typeof memoryIO> } => {
+  const io = memoryIO(tty);
+  io.err = (text) => void messages.push(text);
+  return { io, format: 'table', header: true, color: false, tty, now: () => Date.UTC(2026, 10, 21, 10, 4, 5) };
+};
+
+test('writeTripsPage: the page on stdout when it is not a terminal', async () => {
+  const out = outFor(false);
+  await writeTripsPage([], [], out);
+  assert.equal(out.io.text(), buildTripsPage([], []));
+  assert.match(out.io.text(), /<title>Trips and stops of no units<\/title>/);
+});
+
+test('writePage on a terminal: a new file in the current directory, never overwritten, named on stderr', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trackctl-page-'));
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const messages: string[] = [];
+    const out = outFor(true, messages);
+    const first = await writePage(['<p>one</p>'], out, 'units');
+    const second = await writePage(['<p>two</p>'], out, 'units');
+    assert.equal(out.io.text(), '', 'no markup on the terminal');
+    assert.deepEqual(readdirSync(dir).sort(), ['trackctl-units-20261121-100405-1.html', 'trackctl-units-20261121-100405.html']);
+    assert.equal(readFileSync(first!, 'utf8'), '<p>one</p>');
+    assert.equal(readFileSync(second!, 'utf8'), '<p>two</p>');
+    assert.match(messages[0]!, new RegExp(`^Wrote the map to ${first!.replace(/[.]/g, '[.]')} \\(1 KB\\)`));
+  } finally {
+    process.chdir(cwd);
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

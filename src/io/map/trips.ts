@@ -3,6 +3,8 @@
  * path simplified when it has one, else a straight dashed line from start to end) and a
  * marker per stop, one colour per unit. Takes the plain report records.
  */
+import type { OutputOptions } from '../output.js';
+import { writePage } from './target.js';
 import { colorFor, emptyPage, renderPage, type LegendEntry, type PageData, type StopData, type TripData } from './page.js';
 import { simplifyToBudget } from './simplify.js';
 import { timeWindow } from './history.js';
@@ -95,4 +97,9 @@ export function tripsPageData(trips: readonly TripRecord[], stops: readonly Stop
 /** The trips-and-stops page as one HTML string (self-contained; opens offline). */
 export function buildTripsPage(trips: readonly TripRecord[], stops: readonly StopRecord[]): string {
   return [...renderPage(tripsPageData(trips, stops))].join('');
+}
+
+/** For `report trips|stops -o html`: the page on stdout, or (stdout on a terminal) in a new file named on stderr. */
+export async function writeTripsPage(trips: readonly TripRecord[], stops: readonly StopRecord[], out: OutputOptions): Promise<void> {
+  await writePage(renderPage(tripsPageData(trips, stops)), out, 'report');
 }
