@@ -93,12 +93,13 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       const d = await openMap(browser, file, 'map-history');
       assertClean(d);
       assert.equal(d.dom.tracks, 2, 'one line per unit');
+      assert.equal(d.dom.last, 2, 'and its last position');
       assert.equal(d.reported.tracks, 2);
       assert.equal(d.dom.points, merged.length);
       const events = (type: string) => merged.filter((f) => f.properties.reportType === type).length;
       assert.equal(d.dom.sos, events('sos'));
       assert.equal(d.dom.crash, events('crash'));
-      assert.equal(d.dom.legendRows, 2 + (events('sos') > 0 ? 1 : 0) + (events('crash') > 0 ? 1 : 0));
+      assert.equal(d.dom.legendRows, 2 + 1 + (events('sos') > 0 ? 1 : 0) + (events('crash') > 0 ? 1 : 0), 'units, last position, events');
       const colors = await d.page.locator('path.trk-track').evaluateAll((ps) => ps.map((p) => p.getAttribute('stroke')));
       assert.equal(new Set(colors).size, 2, `a colour per unit: ${colors.join(', ')}`);
       assert.match(await d.page.locator('header h1').innerText(), /Ford Transit 01 and Ford Transit 02/);

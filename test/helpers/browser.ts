@@ -38,6 +38,7 @@ export interface Drawn {
 const DOM_COUNTS: Record<string, string> = {
   tracks: 'path.trk-track',
   points: 'path.trk-point',
+  last: 'path.trk-last',
   sos: '.leaflet-marker-icon.trk-marker-sos',
   crash: '.leaflet-marker-icon.trk-marker-crash',
   trips: 'path.trk-trip',

@@ -73,7 +73,7 @@ test('HistoryCollector groups by did, sorts by date, keeps every report exact, a
   assert.deepEqual(t9!.v, [null, 42.5]);
   assert.equal(t9!.a[0], -1);
   assert.notEqual(t7!.color, t9!.color);
-  assert.deepEqual(page.legend.map((l) => l.shape), ['line', 'line', 'sos', 'crash']);
+  assert.deepEqual(page.legend.map((l) => l.shape), ['line', 'line', 'dot', 'sos', 'crash']);
 });
 
 test('historyTitle names up to three units', () => {

@@ -82,6 +82,7 @@ export class HistoryCollector {
     const dotBudget = Math.floor(DOT_BUDGET / Math.max(1, units.length));
     data.tracks = units.map((u, i) => track(u, colorFor(i), lineBudget, dotBudget));
     const legend: LegendEntry[] = data.tracks.map((t) => ({ label: `${t.name} (${t.did}): ${t.t.length.toLocaleString('en-US')} report${t.t.length === 1 ? '' : 's'}`, color: t.color, shape: 'line' }));
+    if (data.tracks.length > 0) legend.push({ label: 'last position', color: '#607d8b', shape: 'dot' });
     for (const type of EVENT_TYPES) {
       const n = this.eventCount.get(type) ?? 0;
       if (n > 0) legend.push({ label: `${type} (${n})`, color: '', shape: type as 'sos' | 'crash' });

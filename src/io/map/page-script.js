@@ -149,6 +149,14 @@
         .addTo(map);
       drawn.points++;
     });
+    // Where the unit was last: a larger dot in its colour.
+    if (n > 0) {
+      L.circleMarker([tr.lat[n - 1], tr.lng[n - 1]], { radius: 7, color: '#fff', weight: 2, fillColor: tr.color, fillOpacity: 1, className: 'trk-last' })
+        .on('click', function () {
+          openReport(n - 1);
+        })
+        .addTo(map);
+    }
     for (var j = 0; j < n; j++) {
       var kind = data.types[tr.k[j]];
       if (kind !== 'sos' && kind !== 'crash') continue;
