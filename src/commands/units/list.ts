@@ -14,9 +14,9 @@ interface UnitsOptions {
 }
 
 const DEFAULT_STALE_S = 24 * 3600;
+const DEFAULT_LOW_PCT = 20;
 /** The shared formats, and html: a map of the units' last positions. */
 const UNITS_FORMATS = [...OUTPUT_FORMATS, 'html'] as const;
-const DEFAULT_LOW_PCT = 20;
 const LABEL: Record<UnitCategory, [string, string]> = {
   device: ['device', 'devices'],
   sensor: ['sensor', 'sensors'],
