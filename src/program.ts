@@ -20,6 +20,7 @@ import { registerApply } from './commands/apply/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerHelp } from './commands/help/index.js';
 import { registerCompletion } from './commands/completion/index.js';
+import { registerMap } from './commands/map/index.js';
 
 type Register = (program: Command, ctx: Context) => void;
 
@@ -39,6 +40,7 @@ export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Regi
   { names: ['report'], register: registerReport },
   { names: ['apply'], register: registerApply },
   { names: ['export'], register: registerExport },
+  { names: ['map'], register: registerMap },
   { names: ['completion', '__complete', '__gen'], register: registerCompletion },
   { names: ['help'], register: registerHelp },
 ];

@@ -8,7 +8,8 @@ const FORMATS_HELP = `
 Output (-o): table (default; DATE relative on a terminal, RFC 3339 when piped), csv (date as unix
 seconds), json (an array of the features as the service sent them, GeoJSON Feature objects), ndjson
 (one feature a line, like curl … | jq -c '.features[]'), yaml, geojson (a FeatureCollection),
-gpx (GPX 1.1, one track), kml (KML 2.2, a placemark per report plus the track). With --fields,
+gpx (GPX 1.1, one track), kml (KML 2.2, a placemark per report plus the track), html (a map page
+that opens offline; on a terminal it is written to a file; trackctl map history … opens it). With --fields,
 json, ndjson and yaml print flat records of the chosen properties. Output streams: reports are
 written as they arrive and memory stays flat however long the history.
 

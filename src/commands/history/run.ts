@@ -30,6 +30,7 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
 const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now());
   const { format, out } = await ctx.outputAs(HISTORY_FORMATS);
+  if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');
   if (plan.fleet || (plan.checkpoint !== undefined && (await isFleetCheckpoint(plan.checkpoint)))) {
     const { runFleet } = await import('./fleet.js');
     return runFleet(ctx, plan, format, out);

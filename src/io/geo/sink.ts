@@ -13,7 +13,7 @@ import { TrackBuffer } from './coords.js';
 import { gpxEnd, gpxFooter, gpxHeader, gpxPoint, gpxStart, gpxTrackEnd, gpxTrackStart } from './gpx.js';
 import { kmlEnd, kmlFolderEnd, kmlFolderStart, kmlPlacemark, kmlStart, kmlTrack } from './kml.js';
 
-export const HISTORY_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml', 'geojson', 'gpx', 'kml'] as const;
+export const HISTORY_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml', 'geojson', 'gpx', 'kml', 'html'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
 export interface HistorySink {
@@ -152,6 +152,7 @@ class RecordSink implements HistorySink {
 
 export function openHistorySink(opts: SinkOptions): HistorySink {
   const { format, out } = opts;
+  if (format === 'html') return htmlSink(out);
   const fields = out.fields !== undefined;
   if (format === 'gpx' || format === 'kml' || format === 'geojson' || ((format === 'json' || format === 'ndjson') && !fields)) {
     return new DocumentSink(documentFormat(format, opts.title), out);
@@ -206,5 +207,20 @@ export function openGroupedSink(format: 'gpx' | 'kml', out: OutputOptions, title
       await out.io.out(format === 'gpx' ? gpxFooter() : kmlEnd());
       await drained(out);
     },
+  };
+}
+
+/** -o html: a map page (src/io/map/), loaded with Leaflet on first use, so other formats never load it. */
+function htmlSink(out: OutputOptions): HistorySink {
+  let loaded: HistorySink | undefined;
+  let loading: Promise<HistorySink> | undefined;
+  const open = (): Promise<HistorySink> => (loading ??= import('../map/history-sink.js').then((m) => (loaded = new m.HtmlHistorySink(out))));
+  return {
+    get count() {
+      return loaded?.count ?? 0;
+    },
+    write: async (items) => (await open()).write(items),
+    flush: async () => (await open()).flush(),
+    end: async () => (await open()).end(),
   };
 }
