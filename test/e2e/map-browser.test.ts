@@ -83,13 +83,13 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
     });
 
     await t.test('history of two units in one stream (grouped by did): tracks, points, events, popups', async () => {
-      const a = parseNdjson((await h.run(['history', '2004', '--from', '1d', '-o', 'ndjson'])).stdout);
-      const b = parseNdjson((await h.run(['history', '2005', '--from', '1d', '-o', 'ndjson'])).stdout);
-      assert.ok(a.length > 10 && b.length > 10);
-      // Interleaved by date, as a merged multi-unit stream arrives.
-      const merged = [...a, ...b].sort((x, y) => x.properties.date - y.properties.date);
+      // The real binary's merged stream of two units, as drawn and as ndjson.
+      const r = await h.run(['history', '2004', '2005', '--from', '1d', '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      const merged = parseNdjson((await h.run(['history', '2004', '2005', '--from', '1d', '-o', 'ndjson'])).stdout);
+      assert.ok(merged.filter((f) => f.properties.did === 2004).length > 10 && merged.filter((f) => f.properties.did === 2005).length > 10);
       const file = join(dir, 'history.html');
-      writeFileSync(file, await historyPage(merged, 37));
+      writeFileSync(file, r.stdout);
       const d = await openMap(browser, file, 'map-history');
       assertClean(d);
       assert.equal(d.dom.tracks, 2, 'one line per unit');
@@ -155,6 +155,22 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       assert.equal(await d.page.locator('img[src="x"], b').count(), 0, 'the name did not become markup');
       assert.equal(await d.page.evaluate('document.body.dataset.pwned'), undefined);
       assert.equal(await d.page.locator('.trk-label', { hasText: 'onerror' }).count(), 1, 'the name is shown as text');
+      await d.page.close();
+    });
+
+    await t.test('report trips -o html from the real binary: a line per trip, a marker per stop', async () => {
+      const args = ['--group', '101', '--from', '1d'];
+      const r = await h.run(['report', 'trips', ...args, '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      const trips = JSON.parse((await h.run(['report', 'trips', ...args, '-o', 'json'])).stdout) as unknown[];
+      const stops = JSON.parse((await h.run(['report', 'stops', ...args, '-o', 'json'])).stdout) as unknown[];
+      assert.ok(trips.length > 3 && stops.length > 3, 'the sandbox fleet drove');
+      const file = join(dir, 'report-trips.html');
+      writeFileSync(file, r.stdout);
+      const d = await openMap(browser, file, 'map-report-trips');
+      assertClean(d);
+      assert.equal(d.dom.trips, trips.length);
+      assert.equal(d.dom.stops, stops.length);
       await d.page.close();
     });
 

@@ -6,9 +6,9 @@ import { examples, lazyAction } from '../action.js';
 export function registerMap(program: Command, ctx: Context): void {
   program
     .command('map')
-    .description('Open a map in the browser: history tracks or where the units are (the page -o html writes, in a temporary file)')
-    .usage('<history|units> [options of that command]')
-    .argument('<command>', 'history or units')
+    .description('Open a map in the browser: history tracks, trips and stops, or where the units are (the page -o html writes, in a temporary file)')
+    .usage('<history|units|report> [options of that command]')
+    .argument('<command>', 'history, units or report (trips or stops)')
     .argument('[args...]', 'its ids and options, as that command takes them')
     .allowUnknownOption()
     .helpOption('-h, --help', 'show help for map (trackctl history --help: the options of history)')
@@ -18,7 +18,7 @@ export function registerMap(program: Command, ctx: Context): void {
         'default browser ($BROWSER, else xdg-open, open or start) and says where it is on stderr;\n' +
         'elsewhere it prints the path on stdout. The page is self-contained: it opens with no network\n' +
         '(OpenStreetMap tiles load when online). To keep a page, use -o html > FILE instead.\n' +
-        examples('trackctl map history 2004', 'trackctl map history 2004 --from 2026-11-20 --to 2026-11-21', 'trackctl map units', 'trackctl map units --stale 1d'),
+        examples('trackctl map history 2004', 'trackctl map history --group 101 --from 2026-11-20 --to 2026-11-21', 'trackctl map report trips 2004 --from 1d', 'trackctl map units', 'trackctl map units --stale 1d'),
     )
     .action(lazyAction(ctx, () => import('./run.js')));
 }

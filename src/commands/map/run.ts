@@ -15,7 +15,7 @@ import type { Run } from '../action.js';
 import { openInBrowser } from './browser.js';
 
 /** The commands that can draw a map. */
-const MAPPABLE = ['history', 'units'];
+const MAPPABLE = ['history', 'units', 'report'];
 /** Exit codes after which the page is worth opening: success, and a partial failure (the units that did answer). */
 const PAGE_WRITTEN = new Set([0, 7]);
 

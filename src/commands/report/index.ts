@@ -38,8 +38,8 @@ const DESCRIPTIONS: Record<Kind, string> = {
 };
 
 const FORMATS: Record<Kind, string> = {
-  trips: 'table, json, ndjson, csv, yaml, geojson (LineStrings), gpx (a track per trip)',
-  stops: 'table, json, ndjson, csv, yaml, geojson (Points)',
+  trips: 'table, json, ndjson, csv, yaml, geojson (LineStrings), gpx (a track per trip), html (a map of the trips and the stops between them)',
+  stops: 'table, json, ndjson, csv, yaml, geojson (Points), html (a map of the stops)',
   summary: 'table, json, ndjson, csv, yaml',
   geofence: 'table, json, ndjson, csv, yaml',
 };
@@ -49,6 +49,7 @@ const EXAMPLES: Record<Kind, string[]> = {
     'trackctl report trips 2004 --from 2026-11-24 --to 2026-11-25',
     'trackctl report trips --group 101 --from 1d -o geojson > trips.geojson',
     'trackctl report trips --all-units --from 7d --min-trip-distance 1 -o csv > trips.csv',
+    'trackctl map report trips --group 101 --from 1d',
   ],
   stops: ['trackctl report stops 2004 --from 1d', 'trackctl report stops --category device --from 1d --min-stop 15m -o json'],
   summary: ['trackctl report summary --all-units --from 7d --tz Europe/Berlin', 'trackctl report summary 2004 2005 --from 2026-11-01 --to 2026-11-30 -o csv'],

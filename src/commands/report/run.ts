@@ -30,8 +30,8 @@ type Kind = 'trips' | 'stops' | 'summary' | 'geofence';
 
 const TABLE_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
 const FORMATS: Record<Kind, readonly string[]> = {
-  trips: [...TABLE_FORMATS, 'geojson', 'gpx'],
-  stops: [...TABLE_FORMATS, 'geojson'],
+  trips: [...TABLE_FORMATS, 'geojson', 'gpx', 'html'],
+  stops: [...TABLE_FORMATS, 'geojson', 'html'],
   summary: TABLE_FORMATS,
   geofence: TABLE_FORMATS,
 };
@@ -102,12 +102,22 @@ export function runFor(kind: Kind): Run<ReportOptions> {
     const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence');
     const { format, out } = await ctx.outputAs(FORMATS[kind]);
     const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
-    const geo = format === 'geojson' || format === 'gpx';
-    const processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo) as UnitProcessor<Rec>;
+    const geo = format === 'geojson' || format === 'gpx' || format === 'html';
+    let processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo) as UnitProcessor<Rec>;
     let write: (rec: Rec) => Promise<void>;
     let end: () => Promise<void>;
-    if (geo) {
-      const stream = openGeoStream(format, out);
+    if (format === 'html') {
+      // A map needs every record before it is drawn: trips (with their paths) and the stops between them.
+      const trips: TripWithPath[] = [];
+      const stops: Stop[] = [];
+      if (kind === 'trips') processor = () => both(tripProcessor(plan.params, { path: true }), stopProcessor(plan.params));
+      write = async (rec) => void ('arrival' in rec ? stops.push(rec as unknown as Stop) : trips.push(rec as unknown as TripWithPath));
+      end = async () => {
+        const { writeTripsPage } = await import('../../io/map/trips.js');
+        await writeTripsPage(trips, stops, out);
+      };
+    } else if (geo) {
+      const stream = openGeoStream(format as 'geojson' | 'gpx', out);
       write = (rec) => stream.write(geoRecord(kind, rec));
       end = () => stream.end();
     } else {
@@ -165,6 +175,14 @@ function makeProcessor(kind: Kind, plan: ReportPlan, fences: readonly Fence[], g
       if (fences.length === 0) throw new UsageError('the geofence file holds no fence');
       return visitProcessor(fences, plan.params);
   }
+}
+
+/** Two processors fed the same reports, their records together. */
+function both(a: UnitProcessor<unknown>, b: UnitProcessor<unknown>): UnitProcessor<Rec> {
+  return {
+    push: (r) => [...a.push(r), ...b.push(r)] as Rec[],
+    finish: () => [...a.finish(), ...b.finish()] as Rec[],
+  };
 }
 
 /** One unit's window through its processor; records are written as they complete. */
