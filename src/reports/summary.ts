@@ -118,10 +118,13 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
       const s = seg.start.properties.date;
       const e = seg.end.properties.date;
       for (const part of seg.parts) {
+        const overlap = Math.max(0, Math.min(e, part.day.end) - Math.max(s, part.day.start));
+        // a trip arriving at 00:00:00 sharp has a part for the new day that drove nothing in it
+        if (overlap === 0 && part.distanceKm === 0 && s !== e) continue;
         const row = rowOf(part.day, r);
         row.distanceKm += part.distanceKm;
         row.drivingTime += part.drivingTime;
-        row.tripTime += Math.max(0, Math.min(e, part.day.end) - Math.max(s, part.day.start));
+        row.tripTime += overlap;
         if (part.maxSpeed > row.maxSpeed) row.maxSpeed = part.maxSpeed;
         row.trips++;
       }
