@@ -23,7 +23,10 @@ export interface ReportParams {
   maxGapS: number;
   /** Once the unit has sent a motion_state report, its latest value says moving or stopped instead of the speed. */
   useMotionState: boolean;
-  /** Reports up to this much (s) older than the newest one seen are put back in date order; older ones are dropped. */
+  /**
+   * Reports up to this much (s) older than the newest one seen are put back in date order; older ones are dropped.
+   * Each unit holds this much of its reports (at 30 s a report, 900 s is 30 reports, ~25 kB).
+   */
   reorderWindowS: number;
 }
 
@@ -34,7 +37,7 @@ export const DEFAULTS: Readonly<ReportParams> = Object.freeze({
   speedThreshold: 5,
   maxGapS: 3600,
   useMotionState: true,
-  reorderWindowS: 3600,
+  reorderWindowS: 900,
 });
 
 /** The command-line flag of each parameter (kebab case), for help text and error messages. */
