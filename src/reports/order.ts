@@ -14,7 +14,7 @@ import type { ReportFeature } from '../api/types.js';
 import type { UnitProcessor } from './stream.js';
 
 export interface OrderOptions {
-  /** Seconds a report is held for older ones to arrive (default 900). */
+  /** Seconds a report is held for older ones to arrive (default 3600). */
   windowS?: number;
   /** Hard bound on reports held (default 2000, half an hour of a tracker reporting every second). */
   maxHeld?: number;
@@ -30,7 +30,7 @@ const sameReport = (a: ReportFeature, b: ReportFeature): boolean =>
   a.properties.reportValue === b.properties.reportValue;
 
 export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFeature> {
-  const windowS = options.windowS ?? 900;
+  const windowS = options.windowS ?? 3600;
   const maxHeld = Math.max(1, options.maxHeld ?? 2000);
   const onLate = options.onLate;
   // Held reports sorted by date (stable for equal dates), in held[head..]; released slots are

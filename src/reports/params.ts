@@ -25,7 +25,7 @@ export interface ReportParams {
   useMotionState: boolean;
   /**
    * Reports up to this much (s) older than the newest one seen are put back in date order; older ones are dropped.
-   * Each unit holds this much of its reports (at 30 s a report, 900 s is 30 reports, ~25 kB).
+   * Each unit holds this much of its reports: about 0.4 kB a report, so at 30 s a report 3600 s is 120 reports, ~50 kB.
    */
   reorderWindowS: number;
 }
@@ -37,7 +37,7 @@ export const DEFAULTS: Readonly<ReportParams> = Object.freeze({
   speedThreshold: 5,
   maxGapS: 3600,
   useMotionState: true,
-  reorderWindowS: 900,
+  reorderWindowS: 3600,
 });
 
 /** The command-line flag of each parameter (kebab case), for help text and error messages. */

@@ -121,9 +121,13 @@ function heldPerUnit(order: { windowS?: number }): number {
 
 test('the state of a unit is a few kB, plus the reports the reorder window holds', (t) => {
   const bare = heldPerUnit({ windowS: 0 });
-  const windowed = heldPerUnit({});
-  t.diagnostic(`held per unit: ${bare.toFixed(1)} KB with no reorder window, ${windowed.toFixed(1)} KB with the default ${DEFAULTS.reorderWindowS} s (${DEFAULTS.reorderWindowS / 30} reports of 30 s)`);
+  const windowed = heldPerUnit({ windowS: 900 });
+  const perReport = (windowed - bare) / 30;
+  t.diagnostic(
+    `held per unit: ${bare.toFixed(1)} KB with no reorder window, ${windowed.toFixed(1)} KB with a 900 s window (30 reports of 30 s): ` +
+      `${perReport.toFixed(2)} KB a held report, so ~${(bare + perReport * (DEFAULTS.reorderWindowS / 30)).toFixed(0)} KB with the default ${DEFAULTS.reorderWindowS} s`,
+  );
   assert.ok(bare < 8, `${bare} KB per unit without a window`);
-  // a unit that kept its 240 reports would hold ~200 KB
-  assert.ok(windowed < bare + (DEFAULTS.reorderWindowS / 30 + 1) * 1.5, `${windowed} KB per unit`);
+  // a unit that kept its 240 reports would hold ~100 KB
+  assert.ok(windowed < bare + 31 * 1.5, `${windowed} KB per unit`);
 });
