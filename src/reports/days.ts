@@ -13,6 +13,9 @@ export interface Day {
   end: number;
 }
 
+/** One formatter per zone, shared by the clocks of every unit (a formatter holds ICU data: kilobytes each). */
+const formats = new Map<string, Intl.DateTimeFormat>();
+
 /** The longest a calendar day can last anywhere, with margin (a zone may skip or repeat a day's worth near the date line). */
 const SPAN = 50 * 3600;
 
@@ -27,14 +30,19 @@ export class DayClock {
 
   constructor(timeZone: string) {
     this.timeZone = validateTimeZone(timeZone);
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone: this.timeZone,
-      calendar: 'gregory',
-      numberingSystem: 'latn',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
+    let format = formats.get(this.timeZone);
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: this.timeZone,
+        calendar: 'gregory',
+        numberingSystem: 'latn',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      });
+      formats.set(this.timeZone, format);
+    }
+    this.format = format;
   }
 
   /** YYYY-MM-DD of unix second t in the zone. */

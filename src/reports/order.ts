@@ -16,7 +16,7 @@ import type { UnitProcessor } from './stream.js';
 export interface OrderOptions {
   /** Seconds a report is held for older ones to arrive (default 3600). */
   windowS?: number;
-  /** Hard bound on reports held (default 10000). */
+  /** Hard bound on reports held (default 2000, half an hour of a tracker reporting every second). */
   maxHeld?: number;
   /** Called with each report dropped for arriving too late to be placed. */
   onLate?: (report: ReportFeature) => void;
@@ -31,10 +31,11 @@ const sameReport = (a: ReportFeature, b: ReportFeature): boolean =>
 
 export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFeature> {
   const windowS = options.windowS ?? 3600;
-  const maxHeld = Math.max(1, options.maxHeld ?? 10_000);
+  const maxHeld = Math.max(1, options.maxHeld ?? 2000);
   const onLate = options.onLate;
-  // Held reports sorted by date (stable for equal dates), in held[head..].
-  let held: ReportFeature[] = [];
+  // Held reports sorted by date (stable for equal dates), in held[head..]; released slots are
+  // cleared at once so that a released report is not kept alive until the array is compacted.
+  let held: (ReportFeature | undefined)[] = [];
   let head = 0;
   let newest = -Infinity;
   let released: ReportFeature | undefined;
@@ -44,7 +45,7 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFea
     while (head < held.length) {
       const r = held[head] as ReportFeature;
       if (r.properties.date > upTo && held.length - head <= maxHeld) break;
-      head++;
+      held[head++] = undefined;
       if (released && sameReport(released, r)) continue;
       released = r;
       out.push(r);
@@ -52,7 +53,7 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFea
     if (head === held.length) {
       held = [];
       head = 0;
-    } else if (head > 1024 && head * 2 > held.length) {
+    } else if (head >= 64 && head * 2 > held.length) {
       held = held.slice(head);
       head = 0;
     }
@@ -66,7 +67,7 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFea
         onLate?.(report);
         return [];
       }
-      const last = held[held.length - 1];
+      const last = held.length > head ? held[held.length - 1] : undefined;
       if (head === held.length || (last && last.properties.date <= date)) held.push(report);
       else {
         // Binary search for the first held report dated after this one: insert before it.

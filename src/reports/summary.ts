@@ -13,7 +13,7 @@
  */
 import type { ReportFeature } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
-import { MotionTracker } from './motion.js';
+import { MotionTracker, type Segment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { chain, run, type UnitProcessor } from './stream.js';
@@ -36,6 +36,8 @@ export interface DaySummary {
   startOdometer: number | null;
   endOdometer: number | null;
 }
+
+type Unit = Pick<DaySummary, 'did' | 'name'>;
 
 interface Row {
   day: Day;
@@ -60,22 +62,23 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
   let firstEver = Infinity;
   let lastEver = -Infinity;
 
-  const rowOf = (day: Day, r: ReportFeature): Row => {
+  /** The row of a day, made in its place among the open ones when new; `unit` names the unit in a new row. */
+  const rowOf = (day: Day, unit: Unit): Row => {
     for (let i = rows.length - 1; i >= 0; i--) {
       const row = rows[i] as Row;
       if (row.day.key === day.key) return row;
       if (row.day.start < day.start) {
-        const fresh = newRow(day, r);
+        const fresh = newRow(day, unit);
         rows.splice(i + 1, 0, fresh);
         return fresh;
       }
     }
-    const fresh = newRow(day, r);
+    const fresh = newRow(day, unit);
     rows.unshift(fresh);
     return fresh;
   };
-  const newRow = (day: Day, r: ReportFeature): Row => ({
-    day, did: r.properties.did, name: r.properties.name,
+  const newRow = (day: Day, unit: Unit): Row => ({
+    day, did: unit.did, name: unit.name,
     firstReport: null, lastReport: null, startOdometer: null, endOdometer: null,
     distanceKm: 0, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
   });
@@ -112,16 +115,19 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
     return out;
   };
 
-  const take = (segments: ReturnType<MotionTracker['push']>, r: ReportFeature): void => {
+  const take = (segments: Segment[], unit: Unit): void => {
     for (const seg of segments) {
       if (seg.kind !== 'trip') continue;
       const s = seg.start.properties.date;
       const e = seg.end.properties.date;
       for (const part of seg.parts) {
-        const row = rowOf(part.day, r);
+        const overlap = Math.max(0, Math.min(e, part.day.end) - Math.max(s, part.day.start));
+        // a trip arriving at 00:00:00 sharp has a part for the new day that drove nothing in it
+        if (overlap === 0 && part.distanceKm === 0 && s !== e) continue;
+        const row = rowOf(part.day, unit);
         row.distanceKm += part.distanceKm;
         row.drivingTime += part.drivingTime;
-        row.tripTime += Math.max(0, Math.min(e, part.day.end) - Math.max(s, part.day.start));
+        row.tripTime += overlap;
         if (part.maxSpeed > row.maxSpeed) row.maxSpeed = part.maxSpeed;
         row.trips++;
       }
@@ -134,7 +140,7 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
       const date = p.date;
       if (date < firstEver) firstEver = date;
       if (date > lastEver) lastEver = date;
-      const row = rowOf(clock.dayOf(date), r);
+      const row = rowOf(clock.dayOf(date), p);
       if (row.firstReport === null) row.firstReport = date;
       row.lastReport = date;
       row.name = p.name;
@@ -143,12 +149,12 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
         if (row.startOdometer === null) row.startOdometer = odo;
         row.endOdometer = odo;
       }
-      take(tracker.push(r), r);
+      take(tracker.push(r), p);
       return rows.length > 1 || date >= (rows[0] as Row).day.end ? settled(date) : [];
     },
     finish() {
       const last = rows[rows.length - 1];
-      if (last) take(tracker.finish(), { properties: { did: last.did, name: last.name } } as ReportFeature);
+      if (last) take(tracker.finish(), last);
       const out = rows.map(record);
       rows.length = 0;
       return out;

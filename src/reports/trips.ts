@@ -1,6 +1,13 @@
 /**
  * The trips report: one record per trip of a unit. Field names are fixed by the design;
  * drivingTime (seconds moving within the trip, halts excluded) is an addition.
+ *
+ * As in Traccar, a trip runs from its first moving report to its arrival; the way covered
+ * between the last parked report and the first moving one is not part of it. With a
+ * motion_state report at departure that is nothing; with speeds alone it is at most one
+ * reporting interval. avgSpeed is the mean of the reported speeds over the driving time (so
+ * it stays in the service's speed unit, which the interface does not name), not distance
+ * over duration. A trip still moving when the stream ends ends at the last report.
  */
 import type { ReportFeature } from '../api/types.js';
 import { DEFAULTS, type ReportParams } from './params.js';

@@ -56,10 +56,9 @@ export class Track {
   }
 
   /** Parked for `seconds`, a report every `every` s (the first one now); jitter moves the fix by up to `jitterM`. */
-  park(seconds: number, every: number, opts: { jitterM?: number; spikes?: number[]; noFirst?: boolean } = {}): this {
+  park(seconds: number, every: number, opts: { jitterM?: number; spikes?: number[] } = {}): this {
     const end = this.t + seconds;
     let i = 0;
-    if (opts.noFirst) this.t += every;
     for (; this.t < end; this.t += every, i++) {
       const j = opts.jitterM ?? 0;
       // deterministic jitter: a small orbit around the parking place

@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { ReportFeature } from '../../src/api/types.js';
 import { summary, summaryProcessor, type DaySummary } from '../../src/reports/summary.js';
+import { DEFAULTS } from '../../src/reports/params.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -88,4 +89,45 @@ test('the async summary() gives what the processor gives', async () => {
   direct.push(...p.finish());
   assert.equal(direct.length, 18);
   assert.deepEqual(viaAsync, direct);
+});
+
+/** KB held per unit after streaming two hours of 2,000 units (a report every 30 s) through summary processors. */
+function heldPerUnit(order: { windowS?: number }): number {
+  const UNITS = 2000;
+  const units: ReturnType<typeof summaryProcessor>[] = [];
+  for (let u = 0; u < UNITS; u++) units.push(summaryProcessor('UTC', DEFAULTS, order));
+  const before = heapAfterGc();
+  let rows = 0;
+  for (let i = 0; i < 240; i++) {
+    for (let u = 0; u < UNITS; u++) {
+      const moving = i < 120; // drives the first hour
+      const r: ReportFeature = {
+        type: 'Feature',
+        properties: {
+          aid: 1, did: u, name: `Unit ${u}`, availability: 'available', lat: 40 + u / 1000, lng: -105 + (moving ? i : 120) * 0.004,
+          alt: 1600, speed: moving ? 36 : 0, heading: 90, source: 'gps', address: `${u} Main St`, date: T0 + i * 30, battery: 80,
+          odometer: null, precision: 5, satellites: 9, temperature: null, reportType: 'report', reportValue: 'periodic', message: '',
+        },
+        geometry: { type: 'Point', coordinates: [-105, 40] },
+      };
+      rows += [...(units[u] as (typeof units)[number]).push(r)].length;
+    }
+  }
+  const held = (heapAfterGc() - before) / UNITS / 1024;
+  for (const p of units) rows += [...p.finish()].length;
+  assert.equal(rows, UNITS, 'one day row per unit');
+  return held;
+}
+
+test('the state of a unit is a few kB, plus the reports the reorder window holds', (t) => {
+  const bare = heldPerUnit({ windowS: 0 });
+  const windowed = heldPerUnit({ windowS: 900 });
+  const perReport = (windowed - bare) / 30;
+  t.diagnostic(
+    `held per unit: ${bare.toFixed(1)} KB with no reorder window, ${windowed.toFixed(1)} KB with a 900 s window (30 reports of 30 s): ` +
+      `${perReport.toFixed(2)} KB a held report, so ~${(bare + perReport * (DEFAULTS.reorderWindowS / 30)).toFixed(0)} KB with the default ${DEFAULTS.reorderWindowS} s`,
+  );
+  assert.ok(bare < 8, `${bare} KB per unit without a window`);
+  // a unit that kept its 240 reports would hold ~100 KB
+  assert.ok(windowed < bare + 31 * 1.5, `${windowed} KB per unit`);
 });

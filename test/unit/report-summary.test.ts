@@ -94,6 +94,13 @@ test('a segment between two reports either side of midnight is shared by time', 
   assert.deepEqual([d1?.drivingTime, d2?.drivingTime], [1800, 1800]);
 });
 
+test('a trip arriving at midnight sharp is a trip of the day before only', async () => {
+  const u = new Track({ t: utc(2026, 6, 1, 22) }).park(5400, 900).drive(20, 40, 30).park(3600, 900);
+  assert.equal(u.reports.find((r) => r.properties.date === utc(2026, 6, 2))?.properties.speed, 0, 'the arrival is at 00:00');
+  const [d1, d2] = await collect(summary(u.reports, 'UTC'));
+  assert.deepEqual([d1?.trips, d1?.drivingTime, d2?.trips, d2?.drivingTime, d2?.maxSpeed], [1, 1800, 0, 0, 0]);
+});
+
 test('driving time, trips and distance add up over a working day; halts are not driving', async () => {
   const u = new Track({ t: utc(2026, 6, 3, 5) }).park(3600, 900);
   u.drive(20, 40, 30).halt(60, 30).drive(5, 30, 30).park(1800, 600).drive(25, 50, 30).park(7200, 900);

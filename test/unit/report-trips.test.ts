@@ -153,20 +153,20 @@ test('late reports are placed by their date', async () => {
   const u = new Track().park(1800, 600).drive(10, 40, 30).halt(600, 60).drive(10, 40, 30).park(1800, 600);
   const inOrder = await collect(trips(u.reports));
   assert.equal(inOrder.length, 2);
-  // every 7th report arrives 40 minutes late (after the reports of the next 40 minutes)
+  // every 7th report arrives 10 minutes late (after the reports of the next 10 minutes)
   const shuffled: ReportFeature[] = [];
   const late: ReportFeature[] = [];
   for (const [i, r] of u.reports.entries()) {
     if (i % 7 === 3) late.push(r);
     else shuffled.push(r);
-    while (late[0] && r.properties.date - late[0].properties.date >= 2400) shuffled.push(late.shift() as ReportFeature);
+    while (late[0] && r.properties.date - late[0].properties.date >= 600) shuffled.push(late.shift() as ReportFeature);
   }
   shuffled.push(...late);
   assert.notDeepEqual(shuffled.map((r) => r.properties.date), u.reports.map((r) => r.properties.date));
   assert.deepEqual(await collect(trips(shuffled)), inOrder);
   // beyond the reorder window they cannot be placed: reported, and left out
   const dropped: ReportFeature[] = [];
-  await collect(trips(shuffled, P({ reorderWindowS: 600 }), { onLate: (r) => dropped.push(r) }));
+  await collect(trips(shuffled, P({ reorderWindowS: 300 }), { onLate: (r) => dropped.push(r) }));
   assert.ok(dropped.length > 0);
 });
 
