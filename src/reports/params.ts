@@ -44,7 +44,7 @@ export const DEFAULTS: Readonly<ReportParams> = Object.freeze({
 export const PARAM_FLAGS: Readonly<Record<keyof ReportParams, string>> = Object.freeze({
   minTripDistanceKm: '--min-trip-distance',
   minTripDurationS: '--min-trip-duration',
-  minStopDurationS: '--min-stop-duration',
+  minStopDurationS: '--min-stop',
   speedThreshold: '--speed-threshold',
   maxGapS: '--max-gap',
   useMotionState: '--motion-state',
@@ -58,7 +58,7 @@ export const PARAMS_HELP =
   'sent a motion_state report, when the latest one says moving (--no-motion-state ignores them). A run of movement is ' +
   `a trip only if it lasts at least --min-trip-duration seconds (default ${DEFAULTS.minTripDurationS}) and covers at ` +
   `least --min-trip-distance km (default ${DEFAULTS.minTripDistanceKm}), so GPS jitter while parked makes none. ` +
-  `Standing still for --min-stop-duration seconds (default ${DEFAULTS.minStopDurationS}) ends a trip and starts a stop; ` +
+  `Standing still for --min-stop seconds (default ${DEFAULTS.minStopDurationS}) ends a trip and starts a stop; ` +
   'a shorter halt, at a light, does not. Reports more than --max-gap seconds apart ' +
   `(default ${DEFAULTS.maxGapS}) end a trip at the last report before the gap, and the gap counts as stopped. ` +
   'Distance comes from the odometer where it increases plausibly between two reports, otherwise from the ' +
