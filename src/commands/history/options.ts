@@ -14,6 +14,7 @@ export interface HistoryOptions {
   follow?: boolean;
   interval?: string;
   checkpoint?: string;
+  outputFile?: string;
 }
 
 export interface HistoryPlan {
@@ -24,6 +25,8 @@ export interface HistoryPlan {
   follow: boolean;
   intervalMs: number;
   checkpoint: string | undefined;
+  /** --output-file: the data goes to this file, put in place when whole, instead of stdout. */
+  outputFile: string | undefined;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -76,6 +79,7 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): 
   const intervalS = parseDuration(opts.interval ?? DEFAULT_INTERVAL);
   if (intervalS < 1) throw new UsageError(`invalid --interval "${opts.interval}": at least 1s`);
   if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
+  if (opts.outputFile !== undefined && opts.outputFile.trim() === '') throw new UsageError('invalid --output-file: empty file name');
 
   const window: HistoryQuery = {};
   if (from !== undefined) window.from = from;
@@ -83,5 +87,5 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): 
   if (to !== undefined) window.to = to;
   if (receivedAfter !== undefined) window.lastQueryTime = receivedAfter;
   if (reportTypes) window.reportTypes = reportTypes;
-  return { id, window, reportTypes, follow: opts.follow === true, intervalMs: intervalS * 1000, checkpoint: opts.checkpoint };
+  return { id, window, reportTypes, follow: opts.follow === true, intervalMs: intervalS * 1000, checkpoint: opts.checkpoint, outputFile: opts.outputFile };
 }
