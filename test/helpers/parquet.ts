@@ -24,6 +24,8 @@ export interface ParquetRead {
   numRows: number;
   rowGroups: number[];
   createdBy: string;
+  /** Column → [min, max] (as text) of the first row group, null when it has none. */
+  statistics: Record<string, [string, string] | null>;
   /** Rows, dates as epoch milliseconds (only with `rows: true`). */
   rows?: Array<Record<string, unknown>>;
   /** With `ndjson`: rows compared with the features of that file. */
@@ -43,7 +45,14 @@ out = {
   'numRows': md.num_rows,
   'rowGroups': [md.row_group(i).num_rows for i in range(md.num_row_groups)],
   'createdBy': md.created_by,
+  'statistics': {},
 }
+if md.num_row_groups > 0:
+  group = md.row_group(0)
+  for i in range(group.num_columns):
+    c = group.column(i)
+    st = c.statistics
+    out['statistics'][c.path_in_schema] = [str(st.min), str(st.max)] if st is not None and st.has_min_max else None
 if 'date' in table.column_names:
   table = table.set_column(table.column_names.index('date'), 'date', table['date'].cast(pa.int64()))
 if want_rows:

@@ -100,6 +100,13 @@ test('pyarrow reads the stream back: row groups of the size asked, typed columns
     writeFileSync(file, Buffer.concat(chunks));
     const read = readParquet(file, { rows: true });
     assert.deepEqual(read.rowGroups, [3, 3, 3, 1]);
+    // Statistics where readers skip row groups with them; none on free text.
+    assert.deepEqual(read.statistics.date, ['2026-11-18 11:06:40+00:00', '2026-11-18 11:08:40+00:00']);
+    assert.deepEqual(read.statistics.did, ['2004', '2004']);
+    assert.deepEqual(read.statistics.alt, ['1600.0', '1602.0']);
+    assert.deepEqual(read.statistics.reportType, ['report', 'report']);
+    assert.equal(read.statistics.address, null);
+    assert.equal(read.statistics.message, null);
     assert.equal(read.createdBy, 'trackctl test');
     assert.deepEqual(Object.fromEntries(read.schema), {
       aid: 'int64', did: 'int64', name: 'string', availability: 'string', lat: 'double', lng: 'double', alt: 'double', speed: 'double',

@@ -65,9 +65,6 @@ const INT32_MAX = 2 ** 31 - 1;
 const MAX_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
 
 /** int64 cells are bigints (what the encoder takes), timestamps milliseconds. */
-/** Distinct texts remembered per string column and row group. */
-const MAX_INTERNED = 4096;
-
 type Cell = number | bigint | string | null;
 /** What a column holds for a value: the cell, or `undefined` when the value does not fit. */
 type Convert = (v: unknown) => Cell | undefined;
@@ -104,6 +101,9 @@ const CONVERT: Record<ColumnKind, Convert> = {
   },
 };
 
+/** Each report column's conversion, by position. */
+const CONVERTERS: readonly Convert[] = REPORT_COLUMNS.map((c) => CONVERT[c.kind]);
+
 /** The Point's [lng, lat] when the geometry is a Point with two finite numbers. */
 function pointOf(feature: unknown): [number, number] | undefined {
   const g = (feature as { geometry?: unknown }).geometry as { type?: unknown; coordinates?: unknown } | null | undefined;
@@ -119,11 +119,6 @@ function pointOf(feature: unknown): [number, number] | undefined {
  */
 export class ColumnBuffers {
   private cols: Cell[][] = PARQUET_COLUMNS.map(() => []);
-  /**
-   * Per string column, one copy of each text seen in this row group: JSON.parse makes a new
-   * string per report, and names, types and messages repeat on nearly every row.
-   */
-  private texts: Array<Map<string, string>> = REPORT_COLUMNS.map(() => new Map());
   get rows(): number {
     return this.cols[0]!.length;
   }
@@ -139,12 +134,10 @@ export class ColumnBuffers {
       const column = REPORT_COLUMNS[i]!;
       const v = column.read(props);
       if (v !== undefined) present++;
-      let cell: Cell | undefined = v === null || v === undefined ? null : CONVERT[column.kind](v);
+      let cell: Cell | undefined = v === null || v === undefined ? null : CONVERTERS[i]!(v);
       if (cell === undefined) {
         (extra ??= Object.create(null) as Props)[column.name] = v;
         cell = null;
-      } else if (typeof cell === 'string') {
-        cell = this.intern(i, cell);
       }
       if (point !== undefined && (i === LAT || i === LNG)) {
         const fromGeometry = point[i === LNG ? 0 : 1];
@@ -165,15 +158,6 @@ export class ColumnBuffers {
   take(): Cell[][] {
     const full = this.cols;
     this.cols = PARQUET_COLUMNS.map(() => []);
-    for (const texts of this.texts) texts.clear();
     return full;
-  }
-
-  private intern(column: number, text: string): string {
-    const texts = this.texts[column]!;
-    const known = texts.get(text);
-    if (known !== undefined) return known;
-    if (texts.size < MAX_INTERNED) texts.set(text, text); // a column of distinct texts stops here
-    return text;
   }
 }
