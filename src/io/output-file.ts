@@ -1,11 +1,11 @@
 /**
  * `--output-file FILE`: the data that would go to stdout goes to a temporary file beside
  * FILE instead (`FILE.<pid>-<hex>.tmp`), renamed over FILE (synced first) only once it is
- * whole. A run that fails or is interrupted leaves FILE as it was (a SIGKILL leaves the
- * temporary file behind). The file is opened before any request, so a directory that
+ * whole. A run that fails or is interrupted (SIGINT, SIGTERM) leaves FILE as it was and
+ * removes the temporary file; only a SIGKILL leaves it behind. The file is opened before any request, so a directory that
  * cannot be written fails first.
  */
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, unlinkSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -53,6 +53,22 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   const stream = createWriteStream('', { fd: handle, autoClose: true });
   stream.on('error', () => undefined); // each write reports its own failure
   let state: 'open' | 'committed' | 'discarded' = 'open';
+  // Interrupted: remove the temporary file, then let the signal do what it would have done.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    release();
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    process.kill(process.pid, signal);
+  };
+  const release = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const close = (): Promise<void> =>
     new Promise((resolve, reject) => {
       if (stream.closed) return resolve();
@@ -70,11 +86,13 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
       await close();
       await rename(tmp, path);
       state = 'committed';
+      release();
       await syncDir(dirname(path));
     },
     async discard() {
       if (state !== 'open') return;
       state = 'discarded';
+      release();
       await close().catch(() => undefined);
       await unlink(tmp).catch(() => undefined);
     },

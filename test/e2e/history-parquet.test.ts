@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, ROOT, loadedDistFiles, startHarness, type Harness } from '../helpers/cli.js';
 import { needPyarrow, readParquet } from '../helpers/parquet.js';
@@ -154,6 +154,27 @@ describe('history -o parquet', () => {
     const piped = await h.run(['history', String(did), ...window, '-o', 'ndjson']);
     assert.ok(piped.stdout.length > 1000);
     assert.equal(readFileSync(file, 'utf8'), piped.stdout);
+  });
+
+  test('--output-file: Ctrl-C (SIGINT) mid-export removes the temporary file and leaves no FILE', async () => {
+    const dir = join(h.dir, 'interrupted');
+    mkdirSync(dir);
+    const file = join(dir, 'big.parquet');
+    const child = spawn(process.execPath, [BIN, 'history', String(BENCH_UNIT), '--all', '-o', 'parquet', '--output-file', file], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+    const deadline = Date.now() + 20_000;
+    while (readdirSync(dir).length === 0) {
+      assert.ok(Date.now() < deadline, 'the temporary file appears');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.match(readdirSync(dir)[0] as string, /^big\.parquet\.\d+-[0-9a-f]+\.tmp$/);
+    child.kill('SIGINT');
+    const { code, signal } = await exited;
+    assert.ok(signal === 'SIGINT' || code === 130, `ended by the interrupt (code ${code}, signal ${signal})`);
+    assert.deepEqual(readdirSync(dir), []);
   });
 
   test('hyparquet-writer is loaded only for -o parquet', async () => {

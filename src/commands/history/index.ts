@@ -21,7 +21,7 @@ numbers; properties the interface does not name, and values that fit no column, 
 (a JSON object, null when empty). Readable by DuckDB, pyarrow, pandas and Spark.
 
 --output-file FILE writes the output (any format) to a temporary file beside FILE and renames it
-over FILE once whole: a run that fails leaves FILE as it was.
+over FILE once whole: a run that fails or is interrupted leaves FILE as it was.
 
 Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00:00Z), now, and relative forms
 (15m, 2h ago, 3d). Without --from, --received-after or --all: the last 24 hours.
