@@ -70,7 +70,7 @@ type Emit = (chunk: Buffer) => Promise<void>;
 /** hyparquet-writer's byte buffer, handed on (and emptied) after each row group and at the end. */
 class ChunkWriter extends ByteWriter {
   constructor(private readonly emit: Emit) {
-    super(1 << 20);
+    super(1 << 16); // grows to a row group; small for the many small files of an --out-dir
   }
 
   private handOn(): Promise<void> {
