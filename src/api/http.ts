@@ -86,6 +86,13 @@ export class HttpClient {
   private readonly opts: HttpOptions;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
+  /**
+   * Until when (ms) every request of this client waits: a 429 pauses all requests in
+   * flight or about to start (a pool of them), not only the one that got it.
+   */
+  private pausedUntil = 0;
+  /** 429 replies seen so far; --follow over many units slows its round when this grows. */
+  throttled = 0;
 
   constructor(opts: HttpOptions) {
     const url = checkBaseUrl(opts.baseUrl);
@@ -158,7 +165,9 @@ export class HttpClient {
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       ...req.headers,
     };
+    let limited = 0;
     for (let attempt = 0; ; attempt++) {
+      await this.waitWhilePaused();
       const started = nowMs();
       this.traceRequest(req.method, url, headers, payload);
       let res: Reply<B>;
@@ -177,6 +186,17 @@ export class HttpClient {
       }
       this.traceResponse(res, started);
       const retryStatus = RETRY_STATUSES.has(res.status) && (IDEMPOTENT.has(req.method) || res.status === 429);
+      if (res.status === 429) {
+        this.throttled++;
+        // The service says when to come back: such waits do not use up --retries, up to a bound.
+        const hinted = parseRetryAfter(headerText(res.headers['retry-after']));
+        if (hinted !== undefined && limited++ < MAX_RATE_LIMITED && this.opts.retries > 0) {
+          res.discard?.();
+          attempt--;
+          this.pauseAll(hinted);
+          continue;
+        }
+      }
       if (retryStatus && attempt < this.opts.retries) {
         res.discard?.();
         await this.backoff(attempt, res.headers['retry-after']);
@@ -186,8 +206,21 @@ export class HttpClient {
     }
   }
 
+  /** Every request of this client waits `ms` (with a little jitter, so they do not all return at once). */
+  private pauseAll(ms: number): void {
+    const until = nowMs() + ms + this.random() * Math.min(250, ms / 4);
+    if (until > this.pausedUntil) {
+      this.trace(`  rate-limited: pausing every request for ${Math.round(until - nowMs())} ms`);
+      this.pausedUntil = until;
+    }
+  }
+
+  private async waitWhilePaused(): Promise<void> {
+    for (let wait = this.pausedUntil - nowMs(); wait > 0; wait = this.pausedUntil - nowMs()) await this.sleep(wait);
+  }
+
   private async backoff(attempt: number, retryAfter: string | string[] | undefined): Promise<void> {
-    const hinted = parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
+    const hinted = parseRetryAfter(headerText(retryAfter));
     const exp = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt);
     // "Equal jitter": half fixed, half random, so parallel clients spread out.
     const wait = hinted ?? exp / 2 + this.random() * (exp / 2);
@@ -219,6 +252,11 @@ export class HttpClient {
     this.trace(`< ${shown.length > 2000 ? `${shown.slice(0, 2000)}… (${text.length} bytes)` : shown}`);
   }
 }
+
+/** 429 replies with Retry-After that one request rides out before they count as failed attempts. */
+const MAX_RATE_LIMITED = 20;
+
+const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
 
 export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
   if (!value) return undefined;

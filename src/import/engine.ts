@@ -11,6 +11,7 @@
 import { ApiError, AuthError, NetworkError, TrackctlError } from '../errors.js';
 import type { ImportRow } from './schema.js';
 import type { Existing, GroupRole, ImportTarget } from './targets.js';
+import { runPool } from '../fleet/pool.js';
 
 export type Outcome = 'created' | 'skipped' | 'failed' | 'would-create' | 'would-fail' | 'not-attempted';
 
@@ -162,19 +163,12 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
   }
 
   const records: ReportRecord[] = new Array<ReportRecord>(rows.length);
-  let next = 0;
   let stop = false;
-  async function worker(): Promise<void> {
-    for (;;) {
-      const i = next++;
-      const row = rows[i];
-      if (row === undefined) return;
-      const rec = stop ? { row: row.line, key: row.key, outcome: 'not-attempted' as const } : await importRow(row);
-      records[i] = rec;
-      opts.onDone?.(rec);
-      if (fatal || (rec.outcome === 'failed' && !opts.continueOnError)) stop = true;
-    }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(opts.concurrency, rows.length)) }, () => worker()));
+  await runPool(rows, opts.concurrency, async (row, i) => {
+    const rec = stop ? { row: row.line, key: row.key, outcome: 'not-attempted' as const } : await importRow(row);
+    records[i] = rec;
+    opts.onDone?.(rec);
+    if (fatal || (rec.outcome === 'failed' && !opts.continueOnError)) stop = true;
+  });
   return fatal ? { records, fatal } : { records };
 }

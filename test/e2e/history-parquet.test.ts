@@ -177,6 +177,33 @@ describe('history -o parquet', () => {
     assert.deepEqual(readdirSync(dir), []);
   });
 
+  test('several units: --out-dir writes one Parquet file per unit, the merged stream one file; each reads back as its NDJSON', async (t) => {
+    if (!needPyarrow(t)) return;
+    const window = ['--from', String(T0 - 2 * 86400), '--to', String(T0)];
+    const dir = join(h.dir, 'fleet-out');
+    const r = await h.run(['history', String(did), String(sensor), ...window, '-o', 'parquet', '--out-dir', dir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(readdirSync(dir).sort(), [`${did}.parquet`, `${sensor}.parquet`].sort());
+    let total = 0;
+    for (const unit of [did, sensor]) {
+      const ndjson = join(h.dir, `fleet-${unit}.ndjson`);
+      const nd = await runToFile(h, ['history', String(unit), ...window, '-o', 'ndjson'], ndjson);
+      assert.equal(nd.code, 0, nd.stderr);
+      const read = readParquet(join(dir, `${unit}.parquet`), { ndjson });
+      assert.deepEqual(read.mismatches, []);
+      assert.ok((read.compared ?? 0) > 100);
+      total += read.numRows;
+    }
+    const merged = join(h.dir, 'merged.parquet');
+    const m = await runToFile(h, ['history', String(did), String(sensor), ...window, '-o', 'parquet'], merged);
+    assert.equal(m.code, 0, m.stderr);
+    const rows = readParquet(merged, { rows: true }).rows ?? [];
+    assert.equal(rows.length, total);
+    assert.deepEqual([...new Set(rows.map((row) => row.did))].sort(), [did, sensor].sort());
+    await h.expectUsage(['history', String(did), String(sensor), '-o', 'parquet', '--checkpoint', join(h.dir, 'f.ckpt')], '--out-dir');
+    await h.expectUsage(['history', String(did), String(sensor), '-o', 'ndjson', '--output-file', join(h.dir, 'x.ndjson')], '--output-file');
+  });
+
   test('hyparquet-writer is loaded only for -o parquet', async () => {
     const marker = /parquet no compressor for codec/;
     const chunksLoaded = async (format: string): Promise<string[]> => {

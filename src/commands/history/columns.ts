@@ -27,6 +27,9 @@ export const TABLE_COLUMNS: Column[] = [
   { key: 'message', header: 'MESSAGE', shrink: true, tone: (r: Rec) => (r.reportType === 'sos' || r.reportType === 'crash' ? 'bad' : undefined) },
 ];
 
+/** Many units in one table: the unit first. */
+export const FLEET_TABLE_COLUMNS: Column[] = [{ key: 'did', header: 'UNIT', kind: 'number', priority: 3 }, ...TABLE_COLUMNS];
+
 /** CSV: every property a spreadsheet wants, date as unix seconds. */
 export const CSV_COLUMNS: Column[] = [
   'date', 'did', 'name', 'lat', 'lng', 'alt', 'speed', 'heading', 'battery', 'reportType', 'reportValue', 'address',

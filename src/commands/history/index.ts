@@ -31,7 +31,26 @@ older dates included), printing each once; Ctrl-C stops after the request in fli
 --checkpoint FILE (for cron) prints, on each run, the reports received since the previous run and
 then saves the file atomically; the first run prints the window. A run that fails exits non-zero
 and saves nothing: discard its output, the next run delivers those reports again. --from,
---received-after and --all only shape the first run. One file per unit and --types.
+--received-after and --all only shape the first run. One file per selection and --types.
+
+Many units (several ids, --group GID, --category device|sensor|trackedUser, --all-units) are
+fetched --concurrency at a time (default 8) over one connection pool; a 429 pauses them all. The
+output is one merged stream in which every record carries its did: each unit's reports in the
+service's order, the units' batches interleaved as they arrive; gpx holds one track and kml one
+folder per unit, units in the order they complete. A unit that fails is named on stderr, the others
+go on, and the exit code is 7. One --checkpoint FILE holds every unit's progress, saved only after
+that unit's output is flushed; killed at any point and run again, a stream repeats at most what was
+written after the last save (de-duplicate on did, date, reportType, reportValue, lat, lng, message)
+and loses nothing. Units that join the selection later start at the first run's window; units that
+leave it keep their entry. A single-unit checkpoint file is taken over as that unit's entry.
+
+--out-dir DIR writes one complete file per unit, DIR/<did>.<ext>, or with --partition day one per
+unit and UTC day, DIR/<did>/<YYYY-MM-DD>.<ext>; each is written under a temporary name and renamed
+when the unit's reply was read whole (a unit that fails leaves nothing). A second run into the same
+DIR without --checkpoint replaces the files; with --checkpoint it adds the new reports as a new part,
+<did>.part<N>.<ext> (or <did>/<day>.part<N>.<ext>), N counting that unit's parts, and every report
+lands in exactly one file, even after a kill (safe for cron). Units without new reports get no file.
+-o table writes tab-separated .tsv files.
 
 Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
   ${REPORT_TYPES.slice(8).join(', ')}.`;
@@ -39,8 +58,14 @@ Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
 export function registerHistory(program: Command, ctx: Context): void {
   program
     .command('history')
-    .description('Print the position and event reports of a unit (GET /reports/history/<id>/), streamed')
-    .argument('<id>', 'unit id (did of a device, sensor or tracked user)')
+    .description('Print the position and event reports of units (GET /reports/history/<id>/), streamed')
+    .argument('[ids...]', 'unit ids (did of a device, sensor or tracked user), or choose with --group, --category or --all-units')
+    .option('--group <gid>', "the units of group GID")
+    .option('--category <category>', 'every unit of this category: device, sensor or trackedUser')
+    .option('--all-units', 'every unit of the account (GET /all-units/)')
+    .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
+    .option('--out-dir <dir>', 'write one file per unit (or per unit and day) into DIR instead of stdout')
+    .option('--partition <by>', 'with --out-dir: unit (default) or day')
     .option('--from <time>', 'reports dated after this time (default: 24 hours ago)')
     .option('--to <time>', 'reports dated up to this time (needs --from)')
     .option('--received-after <time>', 'only reports the service received after this time, late arrivals included (lastQueryTime)')
@@ -62,6 +87,10 @@ export function registerHistory(program: Command, ctx: Context): void {
         'trackctl history 2004 --from 7d -o parquet --output-file week.parquet',
         'trackctl history 2004 --follow --interval 1m',
         'trackctl history 2004 --checkpoint unit-2004.ckpt -o ndjson > batch.tmp && cat batch.tmp >> reports.ndjson',
+        'trackctl history 2004 2005 2016 --from 1d -o csv > three.csv',
+        'trackctl history --group 101 --from 2026-11-24 --to 2026-11-25 -o gpx > depot.gpx',
+        'trackctl history --all-units --checkpoint fleet.ckpt --out-dir export --partition day -o ndjson',
+        'trackctl history --category device --follow -o ndjson',
       ),
     )
     .action(lazyAction(ctx, async () => import('./run.js')));

@@ -3,7 +3,7 @@ import type { HistoryQuery } from '../../api/history.js';
 import { REPORT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
-import { parseId } from '../validate.js';
+import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 
 export interface HistoryOptions {
   from?: string;
@@ -14,11 +14,27 @@ export interface HistoryOptions {
   follow?: boolean;
   interval?: string;
   checkpoint?: string;
+  group?: string;
+  category?: string;
+  allUnits?: boolean;
+  concurrency?: string;
+  outDir?: string;
+  partition?: string;
   outputFile?: string;
 }
 
+export const PARTITIONS = ['unit', 'day'] as const;
+export type Partition = (typeof PARTITIONS)[number];
+
 export interface HistoryPlan {
+  selection: UnitSelection;
+  /** The one unit of a single-id run (today's path: one request, the single-unit checkpoint). */
   id: number;
+  /** Many units (or --out-dir): the fleet path, a pool of requests and one checkpoint for all. */
+  fleet: boolean;
+  concurrency: number;
+  outDir: string | undefined;
+  partition: Partition;
   /** The first (or only) query: the window asked for, or the last 24 hours. */
   window: HistoryQuery;
   reportTypes: string[] | undefined;
@@ -31,6 +47,17 @@ export interface HistoryPlan {
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
 export const DEFAULT_INTERVAL = '30s';
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+export function parseConcurrency(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_CONCURRENCY) {
+    throw new UsageError(`invalid --concurrency "${value}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return Number(v);
+}
 
 /** --types a,b --types c → the types, each checked against the interface's list. */
 export function parseReportTypes(values: string[] | undefined): string[] | undefined {
@@ -60,7 +87,15 @@ function timeFlag(value: string | undefined, flag: string, nowMs: number): numbe
 }
 
 export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): HistoryPlan {
-  const id = parseId(args[0] ?? '', 'unit id');
+  const selection = parseSelection(args, opts);
+  const concurrency = parseConcurrency(opts.concurrency);
+  if (opts.partition !== undefined && opts.outDir === undefined) throw new UsageError('--partition needs --out-dir');
+  const partition = (opts.partition ?? 'unit').trim().toLowerCase();
+  if (!(PARTITIONS as readonly string[]).includes(partition)) throw new UsageError(`invalid --partition "${opts.partition}": use unit or day`);
+  if (opts.outDir !== undefined && opts.outDir.trim() === '') throw new UsageError('invalid --out-dir: empty directory name');
+  if (opts.outDir !== undefined && opts.follow) throw new UsageError('--out-dir cannot be used with --follow: a file is written when whole');
+  const single = selection.kind === 'ids' && selection.ids.length === 1 ? selection.ids[0] : undefined;
+  const fleet = single === undefined || opts.outDir !== undefined;
   const from = timeFlag(opts.from, '--from', nowMs);
   const to = timeFlag(opts.to, '--to', nowMs);
   const receivedAfter = timeFlag(opts.receivedAfter, '--received-after', nowMs);
@@ -87,5 +122,18 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): 
   if (to !== undefined) window.to = to;
   if (receivedAfter !== undefined) window.lastQueryTime = receivedAfter;
   if (reportTypes) window.reportTypes = reportTypes;
-  return { id, window, reportTypes, follow: opts.follow === true, intervalMs: intervalS * 1000, checkpoint: opts.checkpoint, outputFile: opts.outputFile };
+  return {
+    selection,
+    id: single ?? 0,
+    fleet,
+    concurrency,
+    outDir: opts.outDir,
+    partition: partition as Partition,
+    window,
+    reportTypes,
+    follow: opts.follow === true,
+    intervalMs: intervalS * 1000,
+    checkpoint: opts.checkpoint,
+    outputFile: opts.outputFile,
+  };
 }

@@ -15,13 +15,14 @@ export type HistoryOutput = (typeof HISTORY_OUTPUTS)[number];
 export function checkOutput(ctx: Context, plan: HistoryPlan, format: HistoryOutput): void {
   if (plan.outputFile !== undefined) {
     if (plan.follow) throw new UsageError('--output-file is written whole when the run ends; with --follow, redirect stdout instead (>> FILE)');
+    if (plan.outDir !== undefined) throw new UsageError('--output-file and --out-dir cannot be used together: --out-dir writes a file per unit');
     if (ctx.globals.raw) throw new UsageError('--raw prints the reply to stdout; redirect it (> FILE) instead of --output-file');
   }
   if (format !== 'parquet') return;
   if (plan.follow) throw new UsageError('-o parquet cannot be used with --follow: a Parquet file is readable only once it is complete');
   if (ctx.globals.raw) throw new UsageError('-o parquet cannot be used with --raw, which prints the reply as the service sent it');
   if (ctx.globals.fields !== undefined) throw new UsageError('-o parquet writes every report property as a column; --fields does not apply (choose columns in the reader)');
-  if (plan.outputFile === undefined && ctx.io.stdoutIsTTY) {
+  if (plan.outputFile === undefined && plan.outDir === undefined && ctx.io.stdoutIsTTY) {
     throw new UsageError('-o parquet writes a binary file, not to a terminal: redirect stdout (> reports.parquet) or use --output-file FILE');
   }
 }

@@ -9,6 +9,7 @@ import type { Run } from '../action.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointScope } from './checkpoint.js';
 import { CSV_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import { Cursor, Poll } from './cursor.js';
+import { isFleetCheckpoint } from './fleet-checkpoint.js';
 import { pause, watchInterrupts, type Interrupts } from './follow.js';
 import { parsePlan, type HistoryOptions, type HistoryPlan } from './options.js';
 import { checkOutput, HISTORY_OUTPUTS, openOutput } from './output.js';
@@ -31,6 +32,11 @@ const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now());
   const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS);
   checkOutput(ctx, plan, format);
+  if (plan.fleet || (plan.checkpoint !== undefined && (await isFleetCheckpoint(plan.checkpoint)))) {
+    if (plan.outputFile !== undefined) throw new UsageError('--output-file writes the history of one unit; for several, use --out-dir or redirect stdout');
+    const { runFleet } = await import('./fleet.js');
+    return runFleet(ctx, plan, format, out);
+  }
   if (ctx.globals.raw && (plan.follow || plan.checkpoint !== undefined)) {
     throw new UsageError('--raw prints one reply as sent; it cannot be used with --follow or --checkpoint');
   }

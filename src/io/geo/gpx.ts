@@ -7,12 +7,24 @@ import type { ReportFeature } from '../../api/types.js';
 import { isoDateOf, positionOf } from './coords.js';
 import { xmlElement, xmlText } from './xml.js';
 
+export function gpxHeader(creator = 'trackctl'): string {
+  return '<?xml version="1.0" encoding="UTF-8"?>\n' + `<gpx version="1.1" creator="${xmlText(creator)}" xmlns="http://www.topografix.com/GPX/1/1">\n`;
+}
+
+export function gpxTrackStart(trackName: string): string {
+  return `<trk>${xmlElement('name', trackName)}<trkseg>\n`;
+}
+
+export function gpxTrackEnd(): string {
+  return '</trkseg></trk>\n';
+}
+
+export function gpxFooter(): string {
+  return '</gpx>\n';
+}
+
 export function gpxStart(trackName: string, creator = 'trackctl'): string {
-  return (
-    '<?xml version="1.0" encoding="UTF-8"?>\n' +
-    `<gpx version="1.1" creator="${xmlText(creator)}" xmlns="http://www.topografix.com/GPX/1/1">\n` +
-    `<trk>${xmlElement('name', trackName)}<trkseg>\n`
-  );
+  return gpxHeader(creator) + gpxTrackStart(trackName);
 }
 
 /** One <trkpt>, or '' for a report without a valid position. */
@@ -33,5 +45,5 @@ export function gpxPoint(f: ReportFeature): string {
 }
 
 export function gpxEnd(): string {
-  return '</trkseg></trk>\n</gpx>\n';
+  return gpxTrackEnd() + gpxFooter();
 }

@@ -37,6 +37,15 @@ export function* kmlTrack(name: string, track: TrackBuffer): Generator<string> {
   yield '</coordinates></LineString></Placemark>\n';
 }
 
+/** A unit's reports and track in a merged document of many units. */
+export function kmlFolderStart(name: string): string {
+  return `<Folder>${xmlElement('name', name)}\n`;
+}
+
+export function kmlFolderEnd(): string {
+  return '</Folder>\n';
+}
+
 export function kmlEnd(): string {
   return '</Document>\n</kml>\n';
 }

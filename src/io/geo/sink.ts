@@ -10,8 +10,8 @@ import type { ReportFeature } from '../../api/types.js';
 import { openStream, type Column, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from '../output.js';
 import { compactJson, prettyJsonArrayItem } from '../render/json.js';
 import { TrackBuffer } from './coords.js';
-import { gpxEnd, gpxPoint, gpxStart } from './gpx.js';
-import { kmlEnd, kmlPlacemark, kmlStart, kmlTrack } from './kml.js';
+import { gpxEnd, gpxFooter, gpxHeader, gpxPoint, gpxStart, gpxTrackEnd, gpxTrackStart } from './gpx.js';
+import { kmlEnd, kmlFolderEnd, kmlFolderStart, kmlPlacemark, kmlStart, kmlTrack } from './kml.js';
 
 export const HISTORY_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml', 'geojson', 'gpx', 'kml'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
@@ -160,4 +160,51 @@ export function openHistorySink(opts: SinkOptions): HistorySink {
   const asSent = format === 'yaml' && !fields;
   const toRecord = asSent ? (f: ReportFeature): Rec => f as unknown as Rec : opts.flat;
   return new RecordSink(openStream(opts.columns, { ...out, format: shared }), toRecord, out);
+}
+
+/** A document of many units in which each unit is one piece: a GPX track, a KML folder. */
+export interface UnitGroupedSink {
+  readonly count: number;
+  /** Writes one unit's reports (given whole, in batches) as its track or folder. */
+  writeUnit(name: string, batches: AsyncIterable<readonly HistoryItem[]>): Promise<void>;
+  flush(): Promise<void>;
+  end(): Promise<void>;
+}
+
+export const GROUPED_FORMATS = ['gpx', 'kml'] as const;
+
+/** gpx: one <trk> per unit; kml: one <Folder> per unit, with its placemarks and its track. */
+export function openGroupedSink(format: 'gpx' | 'kml', out: OutputOptions, title: string): UnitGroupedSink {
+  let count = 0;
+  let started = false;
+  const start = async (): Promise<void> => {
+    if (started) return;
+    started = true;
+    await out.io.out(format === 'gpx' ? gpxHeader() : kmlStart(title));
+  };
+  return {
+    get count() {
+      return count;
+    },
+    async writeUnit(name, batches) {
+      await start();
+      const track = new TrackBuffer();
+      let text = format === 'gpx' ? gpxTrackStart(name) : kmlFolderStart(name);
+      for await (const items of batches) {
+        for (const item of items) text += format === 'gpx' ? gpxPoint(item.feature) : kmlPlacemark(item.feature, track);
+        count += items.length;
+        await out.io.out(text);
+        text = '';
+      }
+      if (format === 'gpx') text += gpxTrackEnd();
+      else text += [...kmlTrack(`Track of ${name}`, track), kmlFolderEnd()].join('');
+      await out.io.out(text);
+    },
+    flush: () => drained(out),
+    async end() {
+      await start();
+      await out.io.out(format === 'gpx' ? gpxFooter() : kmlEnd());
+      await drained(out);
+    },
+  };
 }

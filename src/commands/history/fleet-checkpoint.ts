@@ -1,0 +1,190 @@
+/**
+ * --checkpoint FILE for many units: one file with every unit's cursor (the lastQueryTime
+ * and de-duplication keys of the single-unit checkpoint) and, for --out-dir, how many
+ * parts of that unit are in place. Saved atomically; a save holds only units whose output
+ * was flushed (stream) or renamed into place (--out-dir). Saves are coalesced: at most
+ * one in flight, and the next one carries every unit finished meanwhile.
+ *
+ * The first run fixes the window (`origin`) in the file before anything is fetched, so a
+ * re-run after a kill asks the same first question, and units that appear later start
+ * from the same origin. Units that are not in a run's selection keep their entries.
+ * A single-unit checkpoint file (version 1) is read as the entry of its unit.
+ */
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { HistoryQuery } from '../../api/history.js';
+import { writeFileAtomic } from '../../atomic-file.js';
+import { TrackctlError, UsageError } from '../../errors.js';
+import { Cursor } from './cursor.js';
+
+const KIND = 'trackctl history checkpoint';
+const VERSION = 2;
+
+interface UnitEntry {
+  lastQueryTime: number;
+  seen: string[];
+  /** Parts of this unit written to --out-dir so far. */
+  parts: number;
+}
+
+interface FleetCheckpointFile {
+  kind: string;
+  version: number;
+  reportTypes: string[] | null;
+  origin: HistoryQuery;
+  units: Record<string, UnitEntry>;
+  savedAt: string;
+}
+
+const typesText = (types: readonly string[] | null | undefined): string => (types && types.length > 0 ? [...types].sort().join(',') : 'all');
+
+export interface UnitProgress {
+  cursor: Cursor;
+  parts: number;
+}
+
+export class FleetCheckpoint {
+  private saving: Promise<void> | undefined;
+  private dirty = false;
+
+  constructor(
+    readonly file: string,
+    private readonly reportTypes: readonly string[] | undefined,
+    /** The first window, fixed by the first run. */
+    readonly origin: HistoryQuery,
+    private readonly units: Map<number, UnitEntry>,
+    private readonly now: () => number,
+  ) {}
+
+  /**
+   * Reads FILE (or starts afresh when it does not exist) and, on a first run, writes the
+   * window into it at once. Nothing is sent before this succeeds.
+   */
+  static async open(file: string, window: HistoryQuery, reportTypes: readonly string[] | undefined, now: () => number): Promise<FleetCheckpoint> {
+    let text: string | undefined;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read checkpoint ${file}: ${(err as Error).message}`);
+    }
+    if (text === undefined) {
+      const fresh = new FleetCheckpoint(file, reportTypes, stripTypes(window), new Map(), now);
+      await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
+      await fresh.write().catch((err: unknown) => {
+        throw new UsageError(`cannot write checkpoint ${file}: ${(err as Error).message}`);
+      });
+      return fresh;
+    }
+    return parse(file, text, window, reportTypes, now);
+  }
+
+  /** Where a unit continues from; a unit not seen before starts at the origin window. */
+  progress(did: number): UnitProgress {
+    const e = this.units.get(did);
+    return e ? { cursor: new Cursor(e.lastQueryTime, new Set(e.seen)), parts: e.parts } : { cursor: new Cursor(undefined), parts: 0 };
+  }
+
+  /** Records a unit whose output is flushed (or renamed into place) and saves soon. */
+  update(did: number, p: UnitProgress): Promise<void> {
+    if (p.cursor.lastQueryTime === undefined) return Promise.resolve();
+    this.units.set(did, { lastQueryTime: p.cursor.lastQueryTime, seen: [...p.cursor.seen], parts: p.parts });
+    this.dirty = true;
+    return this.save();
+  }
+
+  /** Saves what is recorded; a save already in flight is followed by one more. */
+  save(): Promise<void> {
+    this.saving ??= (async () => {
+      try {
+        while (this.dirty) {
+          this.dirty = false;
+          await this.write();
+        }
+      } finally {
+        this.saving = undefined;
+      }
+    })();
+    return this.saving;
+  }
+
+  private async write(): Promise<void> {
+    const units: Record<string, UnitEntry> = {};
+    for (const [did, e] of [...this.units].sort((a, b) => a[0] - b[0])) units[String(did)] = e;
+    const data: FleetCheckpointFile = {
+      kind: KIND,
+      version: VERSION,
+      reportTypes: this.reportTypes && this.reportTypes.length > 0 ? [...this.reportTypes] : null,
+      origin: this.origin,
+      units,
+      savedAt: new Date(this.now()).toISOString(),
+    };
+    try {
+      await writeFileAtomic(this.file, `${JSON.stringify(data)}\n`);
+    } catch (err) {
+      throw new TrackctlError(`cannot save checkpoint ${this.file}: ${(err as Error).message}`);
+    }
+  }
+}
+
+function stripTypes(q: HistoryQuery): HistoryQuery {
+  const { reportTypes: _, ...rest } = q;
+  return rest;
+}
+
+/** True when FILE holds a checkpoint of many units (so a single-id run reads it the fleet way). */
+export async function isFleetCheckpoint(file: string): Promise<boolean> {
+  try {
+    const data = JSON.parse(await readFile(file, 'utf8')) as { kind?: unknown; version?: unknown };
+    return data.kind === KIND && data.version === VERSION;
+  } catch {
+    return false;
+  }
+}
+
+function parse(file: string, text: string, window: HistoryQuery, reportTypes: readonly string[] | undefined, now: () => number): FleetCheckpoint {
+  const bad = (why: string): UsageError =>
+    new UsageError(`checkpoint ${file} is not usable: ${why}`, { hint: 'Delete it to start over (the next run delivers the window again).' });
+  let data: Record<string, unknown>;
+  try {
+    data = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw bad('it is not JSON');
+  }
+  if (data === null || typeof data !== 'object' || data.kind !== KIND) throw bad('it is not a trackctl history checkpoint');
+  const types = data.reportTypes as string[] | null | undefined;
+  if (typesText(types) !== typesText(reportTypes)) {
+    throw new UsageError(`checkpoint ${file} was made for report types ${typesText(types)}, not ${typesText(reportTypes)}`, {
+      hint: 'Use one checkpoint file per --types filter.',
+    });
+  }
+  const units = new Map<number, UnitEntry>();
+  const entry = (v: unknown, where: string): UnitEntry => {
+    const e = v as Partial<UnitEntry> | null;
+    if (e === null || typeof e !== 'object' || typeof e.lastQueryTime !== 'number' || !Number.isInteger(e.lastQueryTime) || e.lastQueryTime < 0) {
+      throw bad(`${where}: lastQueryTime is missing`);
+    }
+    if (!Array.isArray(e.seen) || !e.seen.every((k) => typeof k === 'string')) throw bad(`${where}: seen is missing`);
+    const parts = e.parts ?? 0;
+    if (!Number.isInteger(parts) || parts < 0) throw bad(`${where}: parts is not a count`);
+    return { lastQueryTime: e.lastQueryTime, seen: e.seen, parts };
+  };
+  if (data.version === 1) {
+    // A single-unit checkpoint: its unit's entry; units added later start at this run's window.
+    if (typeof data.unit !== 'number') throw bad('unit is missing');
+    units.set(data.unit, entry(data, `unit ${data.unit}`));
+    return new FleetCheckpoint(file, reportTypes, stripTypes(window), units, now);
+  }
+  if (data.version !== VERSION) throw bad(`version ${String(data.version)} is not supported`);
+  const origin = data.origin as HistoryQuery | undefined;
+  if (origin === null || typeof origin !== 'object') throw bad('origin is missing');
+  for (const k of ['from', 'to', 'lastQueryTime'] as const) {
+    const v = origin[k];
+    if (v !== undefined && (!Number.isInteger(v) || v < 0)) throw bad(`origin.${k} is not unix seconds`);
+  }
+  if (data.units === null || typeof data.units !== 'object' || Array.isArray(data.units)) throw bad('units is missing');
+  for (const [did, v] of Object.entries(data.units as Record<string, unknown>)) {
+    if (!/^[1-9]\d*$/.test(did)) throw bad(`"${did}" is not a unit id`);
+    units.set(Number(did), entry(v, `unit ${did}`));
+  }
+  return new FleetCheckpoint(file, reportTypes, stripTypes(origin), units, now);
+}
