@@ -9,7 +9,7 @@ Output (-o): table (default; DATE relative on a terminal, RFC 3339 when piped), 
 seconds), json (an array of the features as the service sent them, GeoJSON Feature objects), ndjson
 (one feature a line, like curl … | jq -c '.features[]'), yaml, geojson (a FeatureCollection),
 gpx (GPX 1.1, one track), kml (KML 2.2, a placemark per report plus the track), parquet (to a
-file: > FILE or --output-file, never a terminal; not with --follow). With --fields, json, ndjson
+file: > FILE, --output-file or --out-dir, never a terminal; not with --follow). With --fields, json, ndjson
 and yaml print flat records of the chosen properties. Output streams: reports are written as
 they arrive and memory stays flat however long the history.
 
@@ -20,8 +20,8 @@ precision, temperature double; satellites int32; the rest UTF-8 text), written i
 numbers; properties the interface does not name, and values that fit no column, go to "extra"
 (a JSON object, null when empty). Readable by DuckDB, pyarrow, pandas and Spark.
 
---output-file FILE writes the output (any format) to a temporary file beside FILE and renames it
-over FILE once whole: a run that fails or is interrupted leaves FILE as it was.
+--output-file FILE (one unit, any format) writes the output to a temporary file beside FILE and
+renames it over FILE once whole: a run that fails or is interrupted leaves FILE as it was.
 
 Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00:00Z), now, and relative forms
 (15m, 2h ago, 3d). Without --from, --received-after or --all: the last 24 hours.
