@@ -28,7 +28,7 @@ export interface ValueSpec {
 }
 
 const USER_TYPES = ['trackedUser', 'dispatcher'] as const;
-const HISTORY_FORMATS = [...OUTPUT_FORMATS, 'geojson', 'gpx', 'kml', 'html'] as const;
+const HISTORY_FORMATS = [...OUTPUT_FORMATS, 'geojson', 'gpx', 'kml', 'parquet', 'html'] as const;
 
 function configValues(args: readonly string[]): readonly string[] {
   if (args[0] === 'credential-store') return CREDENTIAL_STORES;
