@@ -138,37 +138,20 @@ export class Report implements HistoryItem {
  * Undefined when that cannot be promised: a report that did not come from a reply, one that
  * holds a line break, DEL or C1 control (it must be re-serialised, see featureLine), or bytes
  * that are not UTF-8 (their text holds U+FFFD in their place).
- *
- * The usual ndjson batch (one run of reports in one chunk, each followed by a comma, a one-byte
- * `sep` that is also the trail) is not copied: the commas, which no report holds, are
- * overwritten with `sep` in the chunk itself and that part of the chunk is returned.
  */
 export function reportBytes(items: readonly HistoryItem[], lead: string, sep: string, trail: string): Buffer | undefined {
   const n = items.length;
   const sepBytes = Buffer.from(sep, 'utf8');
-  const oneByte = sepBytes.length === 1 ? (sepBytes[0] as number) : -1;
   let size = Buffer.byteLength(lead, 'utf8') + Buffer.byteLength(trail, 'utf8') + sepBytes.length * Math.max(0, n - 1);
-  let run = n > 0; // one byte apart in one chunk
   for (let k = 0; k < n; k++) {
     const item = items[k];
     if (!(item instanceof Report) || !item.verbatim) return undefined;
     size += item.end - item.start;
-    const prev = items[k - 1] as Report | undefined;
-    if (prev && (prev.source !== item.source || prev.end + 1 !== item.start)) run = false;
   }
   const reports = items as readonly Report[];
-  if (run && lead === '' && trail === sep && oneByte >= 0) {
-    const [first, last] = [reports[0] as Report, reports[n - 1] as Report];
-    const after = last.source[last.end];
-    if (after === COMMA || after === oneByte) {
-      const bytes = first.source.subarray(first.start, last.end + 1);
-      if (!isUtf8(bytes)) return undefined;
-      for (const report of reports) report.source[report.end] = oneByte;
-      return bytes;
-    }
-  }
   const out = Buffer.allocUnsafe(size);
   let pos = out.write(lead, 0, 'utf8');
+  const oneByte = sepBytes.length === 1 ? (sepBytes[0] as number) : -1;
   for (let k = 0; k < n; ) {
     const first = reports[k] as Report;
     // Reports one byte apart in the same chunk (the comma between them) are copied at once, the comma then replaced.
