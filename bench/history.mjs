@@ -5,12 +5,14 @@
 // Output goes to /dev/null and to a pipe (`| cat > /dev/null`). Each figure is the median of the
 // repetitions; the ratio is the median of each repetition's ratio (trackctl MB/s / curl MB/s),
 // which rides out the machine's load better than a ratio of medians. Peak RSS is the largest seen.
+// CPU is user + system seconds of the command (sh, trackctl and cat): on a loaded machine the wall
+// clock mostly measures waiting for a core, while CPU seconds still compare the builds' work.
 // Needs: npm run build (dist/), curl, GNU time (/usr/bin/time; apt-get install time); jq for --jq.
 // Usage: node bench/history.mjs [sizes...] [--runs N] [--baseline GIT-REF] [--to null|pipe|both] [--jq]
 //   e.g. node bench/history.mjs 300000 --runs 7 --baseline main
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -58,7 +60,8 @@ function measure(cmd, env) {
       const seconds = (performance.now() - started) / 1000;
       if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-2000)}`));
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
+      const cpu = [/User time \(seconds\): ([\d.]+)/.exec(err), /System time \(seconds\): ([\d.]+)/.exec(err)];
+      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined, cpu: cpu[0] && cpu[1] ? Number(cpu[0][1]) + Number(cpu[1][1]) : undefined });
     });
   });
 }
@@ -129,14 +132,15 @@ try {
         const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]);
         for (const k of order) k.runs.push({ ...(await measure(k.cmd, env)), curl: c });
       }
-      console.log(`  ${'curl -s -o /dev/null (the sandbox alone)'.padEnd(44)} ${fmt(median(curlRuns.map((c) => mb / c.seconds)), 0).padStart(5)} MB/s`);
+      const cpuOf = (runs) => (runs.every((x) => x.cpu !== undefined) ? `  CPU ${fmt(median(runs.map((x) => x.cpu)), 2)} s` : '');
+      console.log(`  ${'curl -s -o /dev/null (the sandbox alone)'.padEnd(44)} ${fmt(median(curlRuns.map((c) => mb / c.seconds)), 0).padStart(5)} MB/s${cpuOf(curlRuns)}`);
       for (const k of contenders) {
         const mbs = median(k.runs.map((x) => mb / x.seconds));
         const ratio = median(k.runs.map((x) => x.curl.seconds / x.seconds));
         const rss = k.runs.some((x) => x.rssMB === undefined) ? 'n/a' : `${fmt(Math.max(...k.runs.map((x) => x.rssMB)), 0)} MB`;
-        console.log(`  ${k.name.padEnd(44)} ${fmt(mbs, 0).padStart(5)} MB/s  ${Math.round(n / median(k.runs.map((x) => x.seconds))).toLocaleString('en-US').padStart(9)} reports/s  ratio to curl ${fmt(ratio, 2)}  peak RSS ${rss}`);
+        console.log(`  ${k.name.padEnd(44)} ${fmt(mbs, 0).padStart(5)} MB/s  ${Math.round(n / median(k.runs.map((x) => x.seconds))).toLocaleString('en-US').padStart(9)} reports/s  ratio to curl ${fmt(ratio, 2)}  peak RSS ${rss}${cpuOf(k.runs)}`);
       }
-      console.log('  (target: a ratio to curl of at least 0.50, with peak RSS under 100 MB)');
+      console.log(`  (target: a ratio to curl of at least 0.50, with peak RSS under 100 MB; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores)`);
     } finally {
       await sandbox.close();
     }
