@@ -247,3 +247,20 @@ test('reportBytes: runs within a chunk, reports from several chunks, leads and s
   const plain: HistoryItem = { text: bench, feature: JSON.parse(bench) as ReportFeature, verbatim: true };
   assert.equal(reportBytes([...all, plain], '', '\n', '\n'), undefined, 'an item not cut from a reply has no bytes');
 });
+
+test('fast path: a feature of megabytes, over many chunks, is checked whole; a long run of them is cut out', () => {
+  const big = JSON.stringify({ type: 'Feature', properties: { n: Array.from({ length: 300_000 }, (_, i) => i), s: 'x'.repeat(2_000_000) } });
+  const bytes = body([bench, big, bench]);
+  const s = new FeatureSplitter(200);
+  const reports: Report[] = [];
+  for (let at = 0; at < bytes.length; at += 65536) reports.push(...s.cut(bytes.subarray(at, at + 65536)));
+  s.end();
+  assert.deepEqual(reports.map((r) => r.text.length), [bench.length, big.length, bench.length]);
+  assert.deepEqual(reports.map((r) => r.checked), [true, true, true]);
+  const many = body(Array.from({ length: 2000 }, () => bench));
+  const t = new FeatureSplitter(200);
+  const all = t.cut(many);
+  t.end();
+  assert.equal(all.length, 2000);
+  assert.ok(all.every((r) => r.checked && r.source === many));
+});
