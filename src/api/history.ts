@@ -5,6 +5,7 @@
  * something asks for it: ndjson and geojson write the bytes as sent (reportBytes).
  */
 import { isUtf8 } from 'node:buffer';
+import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { excerpt, type Api } from './client.js';
 import { REPORT_TYPES, type ReportFeature } from './types.js';
@@ -61,23 +62,23 @@ export async function openHistory(api: Api, id: number, q: HistoryQuery, signal?
   return { batches: readFeatures(res.body, res.status, signal), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
 }
 
-async function* readFeatures(body: AsyncIterable<unknown> & { destroy(): void }, status: number, signal?: AbortSignal): AsyncGenerator<HistoryItem[], void, void> {
+async function* readFeatures(body: Readable, status: number, signal?: AbortSignal): AsyncGenerator<HistoryItem[], void, void> {
   const splitter = new FeatureSplitter(status);
-  const chunks = body[Symbol.asyncIterator]();
-  const abort = (): void => body.destroy();
+  const next = chunksOf(body);
+  const abort = (): void => void body.destroy();
   signal?.addEventListener('abort', abort, { once: true });
   try {
     for (;;) {
-      let next: IteratorResult<unknown>;
+      let chunk: Buffer | undefined;
       try {
-        next = await chunks.next();
+        chunk = await next();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const what = `the connection dropped while reading the history (status ${status}) after ${splitter.bytes} bytes and ${splitter.count} reports`;
         throw new NetworkError(what, { cause: err, hint: 'Run the command again; with --checkpoint, the next run delivers what this one missed.' });
       }
-      if (next.done) break;
-      const reports = splitter.cut(next.value as Buffer);
+      if (chunk === undefined) break;
+      const reports = splitter.cut(chunk);
       if (reports.length === 0) continue;
       // A report the splitter could not check is parsed now, so a malformed one fails here, before its batch is written.
       for (const report of reports) if (!report.checked) void report.feature;
@@ -88,6 +89,49 @@ async function* readFeatures(body: AsyncIterable<unknown> & { destroy(): void },
     signal?.removeEventListener('abort', abort);
     body.destroy();
   }
+}
+
+/**
+ * The body's chunks one by one as they arrive, paused while a few wait: unlike the stream's
+ * async iterator, which joins (copies) everything buffered into one chunk on each read.
+ */
+function chunksOf(body: Readable): () => Promise<Buffer | undefined> {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: { err: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  body.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    if (queue.length >= 4) body.pause();
+    poke();
+  });
+  body.once('end', () => {
+    ended = true;
+    poke();
+  });
+  body.once('error', (err) => {
+    failure ??= { err };
+    poke();
+  });
+  body.once('close', () => {
+    if (!ended) failure ??= { err: new Error('the body closed before its end') };
+    poke();
+  });
+  return async () => {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) return chunk;
+      if (failure) throw failure.err;
+      if (ended) return undefined;
+      if (body.isPaused()) body.resume();
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
 }
 
 function parseFeature(text: string, status: number): ReportFeature {

@@ -9,7 +9,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { FeatureSplitter, openHistory, Report, reportBytes, type HistoryItem } from '../../src/api/history.js';
 import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
-import { ApiError } from '../../src/errors.js';
+import { ApiError, NetworkError } from '../../src/errors.js';
 import { openHistorySink, featureLine } from '../../src/io/geo/sink.js';
 import type { OutputOptions } from '../../src/io/output.js';
 import type { IO } from '../../src/io/streams.js';
@@ -264,3 +264,38 @@ test('fast path: a feature of megabytes, over many chunks, is checked whole; a l
   assert.equal(all.length, 2000);
   assert.ok(all.every((r) => r.checked && r.source === many));
 });
+
+test('openHistory: the body is read a few chunks ahead at most, and a body that closes early is a NetworkError', async () => {
+  let pulled = 0;
+  function* source(): Generator<Buffer> {
+    yield Buffer.from('{"features":[');
+    for (let i = 0; i < 100; i++) {
+      pulled++;
+      yield Buffer.from(`${i ? ',' : ''}${bench}`);
+    }
+    yield Buffer.from(']}');
+  }
+  const reply = await openHistory(fakeApiStream(Readable.from(source(), { highWaterMark: 1 })), 1, {});
+  const first = await reply.batches.next();
+  assert.equal(first.done, false);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.ok(pulled < 20, `read ahead ${pulled} chunks while one batch was being written`);
+  let count = (first.value as HistoryItem[]).length;
+  for await (const batch of reply.batches) count += batch.length;
+  assert.equal(count, 100);
+
+  const early = new Readable({ read() {} });
+  early.push(Buffer.from(`{"features":[${bench},`));
+  setImmediate(() => early.destroy());
+  const cut = await openHistory(fakeApiStream(early), 1, {});
+  await assert.rejects(
+    (async () => {
+      for await (const _ of cut.batches);
+    })(),
+    (err: unknown) => err instanceof NetworkError && /dropped .* after \d+ bytes and 1 reports/.test(err.message),
+  );
+});
+
+function fakeApiStream(stream: Readable): Api {
+  return { stream: async () => ({ status: 200, headers: {}, body: stream }) } as unknown as Api;
+}
