@@ -5,7 +5,7 @@
  * them; gpx and kml are documents; table, csv and yaml (and json/ndjson with --fields)
  * go through the shared output layer's streaming writer.
  */
-import type { HistoryItem } from '../../api/history.js';
+import { reportBytes, type HistoryItem } from '../../api/history.js';
 import type { ReportFeature } from '../../api/types.js';
 import { openStream, type Column, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from '../output.js';
 import { compactJson, prettyJsonArrayItem } from '../render/json.js';
@@ -56,6 +56,8 @@ function drained(out: OutputOptions): Promise<void> {
 interface DocumentFormat {
   start(first: ReportFeature | undefined): string;
   item(item: HistoryItem, index: number): string;
+  /** A batch as bytes, the same as its items' text, when that can be had without text (reports as sent). */
+  bytes?(items: readonly HistoryItem[], index: number): Uint8Array | undefined;
   end(): Iterable<string>;
 }
 
@@ -63,7 +65,7 @@ function documentFormat(format: 'ndjson' | 'json' | 'geojson' | 'gpx' | 'kml', t
   const nameOf = (f: ReportFeature | undefined): string => (typeof f?.properties.name === 'string' && f.properties.name !== '' ? f.properties.name : title);
   switch (format) {
     case 'ndjson':
-      return { start: () => '', item: (item) => `${featureLine(item)}\n`, end: () => [] };
+      return { start: () => '', item: (item) => `${featureLine(item)}\n`, bytes: (items) => reportBytes(items, '', '\n', '\n'), end: () => [] };
     case 'json': {
       let empty = true;
       return {
@@ -76,6 +78,7 @@ function documentFormat(format: 'ndjson' | 'json' | 'geojson' | 'gpx' | 'kml', t
       return {
         start: () => '{"type":"FeatureCollection","features":[\n',
         item: (item, i) => `${i === 0 ? '' : ',\n'}${featureLine(item)}`,
+        bytes: (items, i) => reportBytes(items, i === 0 ? '' : ',\n', ',\n', ''),
         end: () => ['\n]}\n'],
       };
     case 'gpx':
@@ -105,6 +108,14 @@ class DocumentSink implements HistorySink {
     if (items.length === 0) return;
     let text = this.started ? '' : this.doc.start(items[0]?.feature);
     this.started = true;
+    const { io } = this.out;
+    const bytes = io.outBytes ? this.doc.bytes?.(items, this.count) : undefined;
+    if (bytes !== undefined) {
+      this.count += items.length;
+      if (text !== '') await io.out(text);
+      await io.outBytes?.(bytes);
+      return;
+    }
     for (const item of items) text += this.doc.item(item, this.count++);
     await this.out.io.out(text);
   }
