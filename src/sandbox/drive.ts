@@ -371,6 +371,8 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
     let max = 0;
     for (let i = STOP_AT[leg] as number; i < (STOP_AT[leg + 1] as number); i++) {
       const dur = DURS[i] as number;
+      // the day's last metres close it exactly on its distance (they differ from the great circle by under a millimetre)
+      if (i === nv - 2) KMS[i] = D - odo;
       const seg: Segment = {
         t0: t, t1: t + dur, lat0: LATS[i] as number, lng0: LNGS[i] as number, lat1: LATS[i + 1] as number, lng1: LNGS[i + 1] as number,
         km: KMS[i] as number, kmh: ((KMS[i] as number) / dur) * 3600, heading: 0, odo0: odo, street: hash32(seed, did, d, 3000 + i),
