@@ -28,6 +28,8 @@ export const STOP_MIN = 300;
 export const STOP_MAX = 3600;
 /** The shortest segment of a trip, in seconds. */
 export const SEGMENT_MIN_S = 90;
+/** Share of a vehicle's working days on the late shift (leaving 14:00–17:00, home around or after midnight). */
+export const LATE_SHIFT_RATE = 0.12;
 
 export type Kind = 'vehicle' | 'person' | 'fixed';
 
@@ -328,10 +330,12 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
   }
 
   // Timeline: leave in the morning, drive each leg, stop, and come home.
-  const depart = start + Math.round((person ? 4 + 2.5 * r(2) : 3.5 + 2.5 * r(2)) * 3600);
+  // hours after 03:00: people leave 07:00–09:30, vehicles 06:30–09:00 or, on a late shift, 14:00–17:00
+  const late = !person && r(6) < LATE_SHIFT_RATE;
+  const depart = start + Math.round((person ? 4 + 2.5 * r(2) : late ? 11 + 3 * r(2) : 3.5 + 2.5 * r(2)) * 3600);
   let stopped = 0;
   for (let i = 0; i < n; i++) {
-    STOP_LEN[i] = person && i === 0 ? 3 * 3600 + Math.round(5 * 3600 * r(70 + i)) : STOP_MIN + Math.round((STOP_MAX - STOP_MIN) * r(70 + i) ** 1.6);
+    STOP_LEN[i] = person && i === 0 ? 3 * 3600 + Math.round(5 * 3600 * r(70 + i)) : STOP_MIN + Math.round((STOP_MAX - STOP_MIN) * r(70 + i) ** 1.2);
     stopped += STOP_LEN[i] as number;
   }
   let driving = 0;
@@ -367,6 +371,8 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
     let max = 0;
     for (let i = STOP_AT[leg] as number; i < (STOP_AT[leg + 1] as number); i++) {
       const dur = DURS[i] as number;
+      // the day's last metres close it exactly on its distance (they differ from the great circle by under a millimetre)
+      if (i === nv - 2) KMS[i] = D - odo;
       const seg: Segment = {
         t0: t, t1: t + dur, lat0: LATS[i] as number, lng0: LNGS[i] as number, lat1: LATS[i + 1] as number, lng1: LNGS[i + 1] as number,
         km: KMS[i] as number, kmh: ((KMS[i] as number) / dur) * 3600, heading: 0, odo0: odo, street: hash32(seed, did, d, 3000 + i),

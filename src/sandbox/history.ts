@@ -10,8 +10,9 @@
  * - a trip: a `motion_state` `moving` report at its start and `stopped` at its end, and
  *   reports every 30–60 s between, on the true path, with the speed of the segment driven;
  * - none inside the day's gap;
- * - most reports are received a few seconds after their date; LATE_RATE arrive late,
- *   1 to 6 hours after it. A report is visible once received <= now.
+ * - most reports are received a few seconds after their date; some arrive late, 1 to 6 hours
+ *   after it (LATE_RATE_MOVING of those made while driving, LATE_RATE_PARKED of the others).
+ *   A report is visible once received <= now.
  * A report is identified by its date (no unit has two reports in one second).
  */
 import { centreFor, dayOf, type DayPlan, kindOf, planDay, type Segment, type Stop } from './drive.js';
@@ -19,7 +20,9 @@ import { hash32, unit } from './prng.js';
 
 export { centreFor } from './drive.js';
 
-export const LATE_RATE = 0.05;
+/** Share of reports received late: parked units often hold reports back (power saving) and send them in a batch. */
+export const LATE_RATE_MOVING = 0.03;
+export const LATE_RATE_PARKED = 0.2;
 /** The longest delay between a report's date and its reception, in seconds. */
 export const MAX_DELAY = 6 * 3600;
 /** Parked reports: one per PARK_PERIOD seconds, each moved by up to ±PARK_JITTER (so 10–30 minutes apart). */
@@ -107,15 +110,26 @@ function pick(cdf: ReadonlyArray<[number, ReportType]>, r: number): ReportType {
   return 'report';
 }
 
-/** When report `date` of a unit is received. */
-export function receivedOf(seed: number, did: number, date: number): number {
-  const late = unit(seed, did, date, 3) < LATE_RATE;
+/** When report `date` of a unit is received; `moving`: it was made during a trip. */
+export function receivedOf(seed: number, did: number, date: number, moving: boolean): number {
+  const late = unit(seed, did, date, 3) < (moving ? LATE_RATE_MOVING : LATE_RATE_PARKED);
   return date + (late ? 3600 + (hash32(seed, did, date, 4) % (MAX_DELAY - 3600)) : 2 + (hash32(seed, did, date, 4) % 28));
 }
 
+/** Whether unix time t falls in one of the plan's trips (ends included). */
+export function movingAt(plan: DayPlan, t: number): boolean {
+  for (const tr of plan.trips) if (t >= tr.start && t <= tr.end) return true;
+  return false;
+}
+
+/** When a unit's report dated `date` is received. */
+export function receivedAt(seed: number, u: HistoryUnit, date: number): number {
+  return receivedOf(seed, u.did, date, movingAt(planDay(seed, u, dayOf(seed, date)), date));
+}
+
 /** Report date and received time of the report keyed k (its date; no existence check). */
-export function timesOf(seed: number, did: number, k: number): [number, number] {
-  return [k, receivedOf(seed, did, k)];
+export function timesOf(seed: number, u: HistoryUnit, k: number): [number, number] {
+  return [k, receivedAt(seed, u, k)];
 }
 
 const inGap = (plan: DayPlan, t: number): boolean => plan.gap !== null && t >= plan.gap[0] && t < plan.gap[1];
@@ -246,7 +260,7 @@ export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date
   return {
     k: date,
     date,
-    received: receivedOf(seed, did, date),
+    received: receivedOf(seed, did, date, trip !== undefined),
     lat: round(lat, 6),
     lng: round(lng, 6),
     alt: Math.round(c.alt + 15 * Math.sin(lat * 500) + 10 * Math.cos(lng * 400)),
@@ -282,7 +296,7 @@ export function latestVisibleK(seed: number, u: HistoryUnit, now: number): numbe
     const dates = datesIn(seed, u, lo, hi);
     for (let i = dates.length - 1; i >= 0; i--) {
       const d = dates[i] as number;
-      if (receivedOf(seed, u.did, d) <= now) return d;
+      if (receivedAt(seed, u, d) <= now) return d;
     }
     hi = lo;
     span *= 4;
@@ -302,7 +316,7 @@ export function latestValidUntil(seed: number, u: HistoryUnit, k: number): numbe
     const hi = lo + 3600;
     for (const d of datesIn(seed, u, lo, hi)) {
       if (d >= until) return until;
-      const received = receivedOf(seed, u.did, d);
+      const received = receivedAt(seed, u, d);
       if (received < until) until = received;
     }
     if (u.histUntil !== null && hi >= u.histUntil) break;

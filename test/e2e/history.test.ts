@@ -159,7 +159,7 @@ describe('history', () => {
 
   test('--follow prints new and late reports once as the clock moves, and exits 0 on SIGINT', async () => {
     setClock(T0);
-    const from = T0 - 2 * HOUR;
+    const from = T0 - 6 * HOUR; // a parked unit reports only every 10–30 minutes
     const p = spawnCli(h, ['history', String(did), '--follow', '--interval', '1s', '--from', String(from), '-o', 'ndjson']);
     try {
       await until('the first reply', () => p.out().split('\n').length > 5);

@@ -4,7 +4,7 @@
  */
 import { badRequest, invalidValue, notFound } from '../errors.js';
 import { dayOf, planDay } from '../drive.js';
-import { featureJson, MAX_DELAY, receivedOf, REPORT_TYPES, reportDates, reportFromPlan } from '../history.js';
+import { featureJson, MAX_DELAY, movingAt, receivedOf, REPORT_TYPES, reportDates, reportFromPlan } from '../history.js';
 import { ChunkBuffer, type RequestCtx, type StreamReply } from '../http.js';
 import type { Route } from '../routes.js';
 import { pathId } from '../validate.js';
@@ -94,7 +94,7 @@ function unitHistory(c: RequestCtx, did: number, q: HistoryQuery): StreamReply {
       dates.length = 0;
       reportDates(seed, did, plan, lo, hi, dates);
       for (const date of dates) {
-        const received = receivedOf(seed, did, date);
+        const received = receivedOf(seed, did, date, movingAt(plan, date));
         if (received > now) continue;
         if (q.lastQueryTime !== undefined && received <= q.lastQueryTime) continue;
         const r = reportFromPlan(seed, u, plan, date);
