@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { BIN, startHarness, type Harness } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
 import { runPty } from '../helpers/pty.js';
+import { needPyarrow } from '../helpers/parquet.js';
 
 interface Feature {
   properties: { did: number; date: number; reportType: string; reportValue: string; lat: number; lng: number; message: string };
@@ -173,6 +174,22 @@ describe('history of many units', () => {
     if (needTool(t, 'python3')) {
       const py = spawnSync('python3', ['-c', 'import csv,glob,sys; print(sum(1 for f in glob.glob(sys.argv[1]+"/*.csv") for r in csv.DictReader(open(f, newline=""))))', csvDir], { encoding: 'utf8' });
       assert.equal(Number(py.stdout.trim()), reference.size, py.stderr);
+    }
+    if (needPyarrow(t)) {
+      // the day partitions in Parquet: pyarrow reads the directory as one dataset, every report once
+      const pqDir = join(h.dir, 'parquet');
+      assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', pqDir, '--partition', 'day', '-o', 'parquet'])).code, 0);
+      assert.ok(filesUnder(pqDir).every((f) => /\/\d+\/\d{4}-\d{2}-\d{2}\.parquet$/.test(f)));
+      const py = spawnSync('python3', ['-c', [
+        'import glob, json, sys, pyarrow.parquet as pq',
+        'keys = []',
+        'for f in sorted(glob.glob(sys.argv[1] + "/*/*.parquet")):',
+        '    for r in pq.read_table(f).to_pylist():',
+        '        keys.append(json.dumps([r["did"], int(r["date"].timestamp()), r["reportType"], r["reportValue"]]))',
+        'print(len(keys), len(set(keys)))',
+      ].join('\n'), pqDir], { encoding: 'utf8' });
+      assert.equal(py.status, 0, py.stderr);
+      assert.equal(py.stdout.trim(), `${lines(want.stdout).length} ${new Set(lines(want.stdout).map((l) => { const p = (JSON.parse(l) as Feature).properties; return JSON.stringify([p.did, p.date, p.reportType, p.reportValue]); })).size}`);
     }
     const gpxDir = join(h.dir, 'gpx');
     assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', gpxDir, '-o', 'gpx'])).code, 0);
