@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { ROOT, loadedDistFiles, startHarness, type Harness } from '../helpers/cli.js';
 
 const markers: Record<string, RegExp> = {
-  'cli-table3': /"node_modules\/cli-table3\/src\/table\.js"/,
+  'cli-table3': /node_modules\/cli-table3\/src\/table\.js"/,
   'csv-parse': /CSV_QUOTE_NOT_CLOSED/,
 };
 const text = (rel: string): string => readFileSync(join(ROOT, rel), 'utf8');

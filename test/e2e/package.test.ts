@@ -56,7 +56,9 @@ before(async () => {
   const clone = join(dir, 'clone');
   const files = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(files.status, 0, `git ls-files: ${files.stderr}`);
-  for (const file of files.stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
+  // node_modules comes from the checkout below (a symlinked node_modules is a file to git, not an ignored folder).
+  const wanted = (f: string): boolean => f !== '' && f !== 'node_modules' && !f.startsWith('node_modules/') && existsSync(join(ROOT, f));
+  for (const file of files.stdout.split('\0').filter(wanted)) {
     mkdirSync(dirname(join(clone, file)), { recursive: true });
     cpSync(join(ROOT, file), join(clone, file));
   }
