@@ -1,5 +1,6 @@
 // Build: type-check with tsc, then bundle src/ into dist/ (code splitting, shipped as
-// CommonJS) and the tests into dist-test/. `--no-check` skips the type-check (used by the benches).
+// CommonJS) and the tests into dist-test/. `--no-check` skips the type-check (used by the benches);
+// `--no-tests` builds dist/ alone (npm pack's prepack: the package holds dist/, never the tests).
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -149,7 +150,7 @@ function listTests(dir) {
   }
   return out;
 }
-const tests = listTests(join(root, 'test'));
+const tests = args.has('--no-tests') ? [] : listTests(join(root, 'test'));
 if (tests.length > 0) {
   await buildInto(join(root, 'dist-test'), {
     ...common,

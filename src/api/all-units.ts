@@ -3,6 +3,7 @@ import { ApiError } from '../errors.js';
 import type { Api } from './client.js';
 import { excerpt, parseJsonObject } from './client.js';
 import type { Unit, User } from './types.js';
+import { collectionValues, tolerantUnit, tolerantUser } from './tolerant.js';
 
 export const UNIT_CATEGORIES = ['device', 'sensor', 'trackedUser', 'dispatcher'] as const;
 export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
@@ -22,25 +23,22 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function getAllUnits(api: Api): Promise<AllUnits> {
   const res = await api.call({ method: 'GET', path: '/all-units/' });
   const body = parseJsonObject(res);
-  const collection = <T>(name: string, idKey: string): T[] => {
-    const value = body[name];
-    // A collection the service leaves out is empty; one of the wrong shape is an error.
-    if (value === undefined || value === null) return [];
+  const collection = <T>(name: string, idKey: string, normalise: (rec: unknown) => unknown): T[] => {
+    // A collection in any JSON form (keyed object, array, null or left out); see collectionValues.
+    const records = collectionValues(body[name]);
     const shapeError = (what: string): ApiError =>
       new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${what}: ${excerpt(res.text)}`, res.status);
-    // An empty collection may come as [] from services that serialise empty maps as lists.
-    if (Array.isArray(value) && value.length === 0) return [];
-    if (!isObject(value)) throw shapeError(`"${name}" is not an object`);
-    return Object.values(value).map((rec) => {
-      if (!isObject(rec) || rec[idKey] === undefined) throw shapeError(`a record of "${name}" without "${idKey}"`);
-      return rec as T;
+    if (records === undefined) throw shapeError(`"${name}" is not a collection`);
+    return records.map((rec) => {
+      if (!isObject(rec) || rec[idKey] === undefined || rec[idKey] === null) throw shapeError(`a record of "${name}" without "${idKey}"`);
+      return normalise(rec) as T;
     });
   };
   return {
-    devices: collection<Unit>('devices', 'did'),
-    sensors: collection<Unit>('sensors', 'did'),
-    trackedUsers: collection<User>('trackedUsers', 'uid'),
-    dispatchers: collection<User>('dispatchers', 'uid'),
+    devices: collection<Unit>('devices', 'did', tolerantUnit),
+    sensors: collection<Unit>('sensors', 'did', tolerantUnit),
+    trackedUsers: collection<User>('trackedUsers', 'uid', tolerantUser),
+    dispatchers: collection<User>('dispatchers', 'uid', tolerantUser),
     raw: res.text,
   };
 }

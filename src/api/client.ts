@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
 import { sanitizeText } from '../io/sanitize.js';
+import { errorInSuccess, errorReplyError } from './tolerant.js';
 
 export type { AuthMode };
 
@@ -110,6 +111,9 @@ export function parseJsonObject(res: HttpResponse): Record<string, unknown> {
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${excerpt(res.text)}`, res.status);
   }
+  // A 2xx whose body is an error: a failure with the service's own words, never an empty success.
+  const failure = errorInSuccess(parsed as Record<string, unknown>);
+  if (failure !== undefined) throw errorReplyError(res.status, failure, (s) => excerpt(s, 300));
   return parsed as Record<string, unknown>;
 }
 

@@ -2,7 +2,8 @@
  * Unwrapping the service's envelope: `result` keyed by id with `resultCount`,
  * `id` on creates, and the extra nested `result` of membership replies.
  */
-import { ApiError } from '../errors.js';
+import { ApiError, NotFoundError } from '../errors.js';
+import { collectionValues, tolerantRecord, toNumber } from './tolerant.js';
 import type { HttpResponse } from './http.js';
 import { excerpt, parseJsonObject } from './client.js';
 
@@ -22,12 +23,17 @@ function shapeError(res: HttpResponse, what: string): ApiError {
   return new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${what}: ${excerpt(res.text)}`, res.status);
 }
 
-function resultObject(res: HttpResponse, body: Record<string, unknown>, nested: boolean): Record<string, unknown> {
+/**
+ * The records of `result`, in any JSON form of a collection (see collectionValues):
+ * an object keyed by id, an array, or null / absent for none.
+ */
+function resultRecords(res: HttpResponse, body: Record<string, unknown>, nested: boolean): unknown[] {
   let result = body.result;
   // Membership replies wrap the record once more: {result: {result: {<id>: record}}}.
-  if (nested && isObject(result) && isObject(result.result)) result = result.result;
-  if (!isObject(result)) throw shapeError(res, 'no "result" object');
-  return result;
+  if (nested && isObject(result) && 'result' in result && Object.keys(result).length === 1) result = result.result;
+  const records = collectionValues(result);
+  if (records === undefined) throw shapeError(res, '"result" is not a collection');
+  return records;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -36,28 +42,33 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 export function decodeList<T>(res: HttpResponse, idKey: string): Listed<T> {
   const body = parseJsonObject(res);
-  const result = resultObject(res, body, false);
-  const records = Object.values(result).map((rec) => {
-    if (!isObject(rec) || rec[idKey] === undefined) throw shapeError(res, `a record without "${idKey}"`);
-    return rec as T;
+  const normalise = tolerantRecord(idKey);
+  const records = resultRecords(res, body, false).map((rec) => {
+    if (!isObject(rec) || rec[idKey] === undefined || rec[idKey] === null) throw shapeError(res, `a record without "${idKey}"`);
+    return normalise(rec) as T;
   });
   return { records, raw: res.text };
 }
 
 export function decodeOne<T>(res: HttpResponse, idKey: string, opts: { nested?: boolean } = {}): One<T> {
   const body = parseJsonObject(res);
-  const result = resultObject(res, body, opts.nested ?? false);
-  const first = Object.values(result)[0];
-  if (!isObject(first) || first[idKey] === undefined) throw shapeError(res, `no record with "${idKey}"`);
-  const one: One<T> = { record: first as T, raw: res.text };
-  if (typeof body.id === 'number') one.id = body.id;
-  else if (typeof body.id === 'string' && /^\d+$/.test(body.id)) one.id = Number(body.id);
+  const records = resultRecords(res, body, opts.nested ?? false);
+  // A 2xx with an empty result: the record is not there, whatever the status says.
+  if (records.length === 0) throw new NotFoundError(`the service returned no record (status ${res.status}, empty "result")`);
+  const first = records[0];
+  if (!isObject(first) || first[idKey] === undefined || first[idKey] === null) throw shapeError(res, `no record with "${idKey}"`);
+  const one: One<T> = { record: tolerantRecord(idKey)(first) as T, raw: res.text };
+  const id = toNumber(body.id);
+  if (typeof id === 'number' && Number.isSafeInteger(id)) one.id = id;
   return one;
 }
 
-/** A reply that carries only `success`. */
+/**
+ * A reply that carries only `success`. An empty body, or one without the message (but
+ * without an error either: parseJsonObject throws on those), is a success too.
+ */
 export function decodeSuccess(res: HttpResponse): string {
+  if (res.text.trim() === '') return '';
   const body = parseJsonObject(res);
-  if (typeof body.success !== 'string') throw shapeError(res, 'no "success" message');
-  return body.success;
+  return typeof body.success === 'string' ? body.success : '';
 }

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { excerpt, type Api } from './client.js';
 import { REPORT_TYPES, type ReportFeature } from './types.js';
+import { collectionValues, errorInSuccess, errorReplyError, tolerantFeature } from './tolerant.js';
 
 export interface HistoryQuery {
   from?: number;
@@ -145,7 +146,7 @@ function parseFeature(text: string, status: number): ReportFeature {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof props !== 'object' || props === null) {
     throw new ApiError(`the history reply holds a report of an unexpected shape (status ${status}): ${excerpt(text)}`, status);
   }
-  return value as ReportFeature;
+  return tolerantFeature(value as ReportFeature);
 }
 
 /**
@@ -259,6 +260,7 @@ function clean(chunk: Buffer): boolean {
 const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
 const [QUOTE, BACKSLASH, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];
 const MAX_FEATURE_BYTES = 64 * 1024 * 1024;
+const ENVELOPE_KEYS = new Set(['success', 'error', 'error_description', 'message', 'detail', 'errors', 'status', 'features']);
 
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 /** Bytes of a number, true, false or null. */
@@ -279,6 +281,7 @@ export class FeatureSplitter {
   private state = S.Start;
   private key = '';
   private sawFeatures = false;
+  private readonly envelope: Record<string, unknown> = {};
   /** Bytes of the value being cut out that arrived in earlier chunks. */
   private parts: Buffer[] = [];
   private partsSize = 0;
@@ -316,7 +319,7 @@ export class FeatureSplitter {
           this.count++;
           this.state = S.ItemNext;
         } else {
-          this.take(chunk, start, i + 1);
+          this.keep(this.take(chunk, start, i + 1));
           this.state = S.AfterValue;
         }
       } else if (state === S.KeyText || state === S.StrValue) {
@@ -325,12 +328,14 @@ export class FeatureSplitter {
         else if (b === BACKSLASH) this.escape = true;
         else if (b === QUOTE) {
           const text = this.take(chunk, start, i + 1);
-          if (state === S.StrValue) this.state = S.AfterValue;
-          else this.readKey(text, chunk, i);
+          if (state === S.StrValue) {
+            this.keep(text);
+            this.state = S.AfterValue;
+          } else this.readKey(text, chunk, i);
         }
       } else if (state === S.Scalar) {
         if (!isScalar(chunk[i] as number)) {
-          this.take(chunk, start, i);
+          this.keep(this.take(chunk, start, i));
           this.state = S.AfterValue;
           i--; // the delimiter belongs to the envelope
         }
@@ -389,11 +394,30 @@ export class FeatureSplitter {
     return i;
   }
 
-  /** End of body: throws unless the reply was complete and had a features array. */
+  /**
+   * End of body: throws unless the reply was complete. A reply whose body is an error
+   * (no `success`, an `error`: see errorInSuccess) fails with the service's text. No
+   * reports in any JSON form (`[]`, `{}`, null, or no `features` at all) is an empty history.
+   */
   end(): void {
     const read = `status ${this.status}, ${this.bytes} bytes, ${this.count} reports read`;
     if (this.state !== S.Done) throw new ApiError(`the history reply ended before its JSON was complete (${read}): …${excerpt(this.tail, 160)}`, this.status);
-    if (!this.sawFeatures) throw new ApiError(`the history reply has no features array (${read}): ${excerpt(this.tail, 160)}`, this.status);
+    const failure = errorInSuccess(this.envelope);
+    if (failure !== undefined) throw errorReplyError(this.status, failure, (text) => excerpt(text, 300));
+    const features = this.envelope.features;
+    if (!this.sawFeatures && features !== undefined && collectionValues(features)?.length !== 0) {
+      throw new ApiError(`the history reply's "features" is not an array (${read}): ${excerpt(this.tail, 160)}`, this.status);
+    }
+  }
+
+  /** Envelope values worth reading at the end (success, error…, a features value that is not an array); small by nature. */
+  private keep(text: string): void {
+    if (!ENVELOPE_KEYS.has(this.key)) return;
+    try {
+      this.envelope[this.key] = JSON.parse(text) as unknown;
+    } catch {
+      // malformed: the value is not used
+    }
   }
 
   /** A byte outside any string, at the envelope level. */

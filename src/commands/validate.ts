@@ -1,5 +1,8 @@
 /** Validation of ids and values before any request is sent: a bad value is exit 2 naming it. */
 import { UsageError } from '../errors.js';
+import { keyProblem } from '../api/keys.js';
+
+export { KEY_MAX_LENGTH, keyProblem } from '../api/keys.js';
 
 const POSITIVE_INT = /^[1-9]\d{0,15}$/;
 
@@ -31,13 +34,12 @@ export function requireText(value: string | undefined, flag: string, what = flag
   return v;
 }
 
-/** Serial numbers, IMEIs and other keys used in paths: printable, no slashes or spaces. */
+/** A uniqueID or trackerID from a flag or an import file: returned unchanged, refused only when it cannot be sent. */
 export function parseKey(value: string | undefined, flag: string): string {
-  const v = requireText(value, flag);
-  if (!/^[A-Za-z0-9._:-]{1,64}$/.test(v)) {
-    throw new UsageError(`invalid ${flag} "${v}": use 1–64 letters, digits, '.', '_', ':' or '-'`);
-  }
-  return v;
+  if (value === undefined) throw new UsageError(`missing ${flag}`);
+  const problem = keyProblem(value);
+  if (problem !== undefined) throw new UsageError(`invalid ${flag} "${JSON.stringify(value).slice(1, -1)}": ${problem}`);
+  return value;
 }
 
 export function parsePhone(value: string | undefined): string | undefined {

@@ -5,10 +5,10 @@
 import { parseTime } from '../io/format-time.js';
 import { TrackctlError } from '../errors.js';
 import type { Expiry, Problem } from './format.js';
+import { keyProblem } from '../api/keys.js';
 
 export type Obj = Record<string, unknown>;
 
-const KEY = /^[A-Za-z0-9._:-]{1,64}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9][0-9 ()./-]{2,24}$/;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
@@ -58,10 +58,17 @@ export class Reader {
     return value;
   }
 
-  /** trackerID / uniqueID: keys used in paths. Numbers are refused: YAML drops leading zeros and big digits. */
+  /**
+   * trackerID / uniqueID: opaque keys, percent-encoded in paths (see keyProblem). Numbers are
+   * refused: YAML drops leading zeros and big digits.
+   */
   key(obj: Obj, field: string, path: string): string | undefined {
-    const value = this.text(obj, field, path);
-    if (value !== undefined && !KEY.test(value)) return this.fail(`${path}.${field}`, "use 1–64 letters, digits, '.', '_', ':' or '-'");
+    const value = obj[field];
+    const at = `${path}.${field}`;
+    if (value === undefined || value === null) return this.fail(at, 'required');
+    if (typeof value !== 'string') return this.fail(at, `must be a string, got ${kindOf(value)}${typeof value === 'number' ? ' (quote it)' : ''}`);
+    const problem = keyProblem(value);
+    if (problem !== undefined) return this.fail(at, problem);
     return value;
   }
 

@@ -1,7 +1,7 @@
 /**
  * What an import row may hold, per kind, and its validation with the same parsers
  * as the create commands. Every problem of every row is collected ("line 7:
- * tracker-id "12 34": use 1–64 …") so one run shows them all; nothing is sent
+ * tracker-id "": must not be empty") so one run shows them all; nothing is sent
  * while any remains.
  */
 import { TrackctlError } from '../errors.js';

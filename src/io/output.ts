@@ -11,7 +11,7 @@ import { compactJson, prettyJson } from './render/json.js';
 import { loadPainter } from './render/paint.js';
 import { formatRecordView, recordViewColumns } from './render/record-view.js';
 import { openRecordStream } from './render/stream.js';
-import { formatHeaderLine, formatRowLine, layoutTable, ttyRow } from './render/table.js';
+import { layoutTable, loadTableWriter, ttyRow } from './render/table.js';
 import { tsvHeaderLine, tsvRowLine } from './render/tsv.js';
 import { OUTPUT_FORMATS, type Column, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from './render/types.js';
 import { yamlText } from './render/yaml.js';
@@ -51,12 +51,12 @@ export function parseFields(value: string | undefined): string[] | undefined {
 /** Terminal table of many records, sized to all of them. Empty list → nothing (the caller says so on stderr). */
 async function renderTerminalTable(records: Rec[], shown: Column[], opts: OutputOptions): Promise<void> {
   if (records.length === 0) return;
-  const painter = await loadPainter(opts.color);
+  const [painter, writer] = await Promise.all([loadPainter(opts.color), loadTableWriter()]);
   const nowMs = opts.now();
   const rows = records.map((rec) => ttyRow(rec, shown, nowMs));
   const layout = layoutTable(shown, rows, opts.io.columns(), opts.header);
-  const header = opts.header ? formatHeaderLine(layout, painter) : '';
-  await opts.io.out(header + rows.map((row) => formatRowLine(row, layout, painter)).join(''));
+  const header = opts.header ? writer.header(layout, painter) : '';
+  await opts.io.out(header + writer.rows(rows, layout, painter));
 }
 
 /** A list command: json → array; ndjson → lines; csv → header + rows; yaml → sequence; table → columns (TSV when piped). */

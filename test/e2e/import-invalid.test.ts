@@ -27,7 +27,7 @@ describe('import: invalid input (end to end)', () => {
       'name,tracker-id,type,sim-phone,groups',
       'Good,OK-0001,TT8850,,',
       ',OK-0002,TT8850,,', // 3: missing name
-      'Van,12 34,TT8850,,', // 4: bad key
+      'Van,12\u000734,TT8850,,', // 4: bad key (a control character; spaces and the like are fine)
       'Van,OK-0004,,,', // 5: missing type
       'Van,OK-0005,TT8850,call me,', // 6: bad phone
       'Van,OK-0006,TT8850,,101;x', // 7: bad group id
@@ -39,7 +39,7 @@ describe('import: invalid input (end to end)', () => {
     assert.match(err, /8 invalid rows; nothing was sent/);
     for (const line of [
       'line 3: missing name',
-      'line 4: tracker-id "12 34": use 1–64 letters',
+      'line 4: tracker-id "12\\u000734": control characters are not allowed',
       'line 5: missing type',
       'line 6: sim-phone "call me": expected a telephone number',
       'line 7: groups "101;x": group id "x" is not a positive integer',

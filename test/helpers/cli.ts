@@ -49,6 +49,10 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
       clearTimeout(timer);
       resolve({ code: code ?? (signal ? 128 : 1), stdout, stderr });
     });
+    // A command that exits before reading its input (a usage error) closes the pipe: not a test failure.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.stdin.end(opts.input ?? '');
   });
 }

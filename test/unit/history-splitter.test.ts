@@ -88,13 +88,32 @@ test('splitter: a body cut short at any byte fails at the end, naming the status
 
 test('splitter: malformed envelopes are ApiErrors with an excerpt', () => {
   const bad = [
-    '[]', '{"features":[1]}', '{"features":[{"a":1},]}', '{"features":[{"a":1}] "success":"x"}', '{"features":{}}',
+    '[]', '{"features":[1]}', '{"features":[{"a":1},]}', '{"features":[{"a":1}] "success":"x"}', '{"features":{"1":{}}}', '{"features":"none"}',
     '<html>502 Bad Gateway</html>', '{"features":[]} trailing', '{,}', '{"features":[],}',
   ];
   for (const text of bad) {
     assert.throws(() => split(Buffer.from(text), []), (err: unknown) => err instanceof ApiError && /status 200/.test(err.message), text);
   }
-  assert.throws(() => split(Buffer.from('{"success":"ok"}'), []), /no features array/);
+});
+
+test('splitter: no reports in any JSON form is an empty history', () => {
+  for (const text of ['{"success":"ok"}', '{"features":{},"success":"ok"}', '{"features":null,"success":"ok"}', '{"success":"ok","features":[]}', '{}']) {
+    assert.deepEqual(split(Buffer.from(text), [3]).texts, [], text);
+  }
+});
+
+test('splitter: a 200 body that is an error fails with the service text, wherever the chunks fall', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['{"error":"unit 7 is not in your account"}', /unit 7 is not in your account/],
+    ['{"features":[],"success":false,"message":"history is disabled"}', /history is disabled/],
+    ['{"error":"invalid_request","error_description":"from: is after to:"}', /from: is after to:/],
+    ['{"errors":[{"message":"bad id"}],"features":null}', /bad id/],
+  ];
+  for (const [text, pattern] of cases) {
+    for (const cut of [1, 5, 12, text.length - 2]) {
+      assert.throws(() => split(Buffer.from(text), [cut]), (err: unknown) => err instanceof ApiError && pattern.test(err.message) && /200/.test(err.message), text);
+    }
+  }
 });
 
 test('historyPath: segments in the documented order, each ending in a slash', () => {

@@ -56,7 +56,7 @@ test('group cells: ";", "," and spaces, arrays, numbers; duplicates dropped', ()
 });
 
 test('validateRows: aliases, every problem per row, typed bodies', () => {
-  const src = parseSource('Name,TrackerID,device_type,SIM Phone\nVan,K1,T,+15551234567\n,bad key,,x\n', 'csv');
+  const src = parseSource('Name,TrackerID,device_type,SIM Phone\nVan,K1,T,+15551234567\n,bad\u0001key,,x\n', 'csv');
   const v = validateRows('devices', src);
   assert.deepEqual(v.rows.map((r) => r.body), [{ name: 'Van', trackerID: 'K1', deviceType: 'T', simPhoneNumber: '+15551234567' }]);
   assert.deepEqual(v.issues.map((i) => i.line), [3, 3, 3, 3]);

@@ -8,7 +8,7 @@ import { checkFields, projectRecord, resolveColumns } from './columns.js';
 import { csvHeaderLine, csvRowLine } from './csv.js';
 import { compactJson, prettyJsonArrayItem } from './json.js';
 import { loadPainter, type Painter } from './paint.js';
-import { formatHeaderLine, formatRowLine, layoutTable, ttyRow, type TableLayout, type TtyCell } from './table.js';
+import { layoutTable, loadTableWriter, ttyRow, type TableLayout, type TableWriter, type TtyCell } from './table.js';
 import { tsvHeaderLine, tsvRowLine } from './tsv.js';
 import type { Column, OutputOptions, Rec, RecordStream } from './types.js';
 import { yamlSequenceItem } from './yaml.js';
@@ -79,6 +79,7 @@ class TerminalTableStream implements RecordStream {
   private buffered: TtyCell[][] = [];
   private layout: TableLayout | undefined;
   private painter: Painter | undefined;
+  private writer: TableWriter | undefined;
   private timer: NodeJS.Timeout | undefined;
   private pending: Promise<void> = Promise.resolve();
   private failure: unknown;
@@ -94,10 +95,10 @@ class TerminalTableStream implements RecordStream {
     await this.settle();
     if (!this.painter) {
       checkFields(this.opts.fields, this.columns, [rec]);
-      this.painter = await loadPainter(this.opts.color);
+      [this.painter, this.writer] = await Promise.all([loadPainter(this.opts.color), loadTableWriter()]);
     }
     const row = ttyRow(rec, this.shown, this.opts.now());
-    if (this.layout) return this.opts.io.out(formatRowLine(row, this.layout, this.painter));
+    if (this.layout && this.writer) return this.opts.io.out(this.writer.rows([row], this.layout, this.painter));
     this.buffered.push(row);
     if (this.buffered.length >= TABLE_SIZING_ROWS) return this.flush();
     if (!this.timer) {
@@ -123,12 +124,12 @@ class TerminalTableStream implements RecordStream {
   private async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.layout || this.buffered.length === 0 || !this.painter) return;
+    if (this.layout || this.buffered.length === 0 || !this.painter || !this.writer) return;
     const painter = this.painter;
     const layout = layoutTable(this.shown, this.buffered, this.opts.io.columns(), this.opts.header);
     this.layout = layout;
-    const header = this.opts.header ? formatHeaderLine(layout, painter) : '';
-    const rows = this.buffered.map((row) => formatRowLine(row, layout, painter)).join('');
+    const header = this.opts.header ? this.writer.header(layout, painter) : '';
+    const rows = this.writer.rows(this.buffered, layout, painter);
     this.buffered = [];
     await this.opts.io.out(header + rows);
   }

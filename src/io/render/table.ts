@@ -1,17 +1,26 @@
 /**
- * Terminal tables, kubectl/gh style: no borders, two spaces between columns,
- * fitted to the terminal width. Cells are measured by display width. Ids,
- * numbers, times, yes/no and headers keep their natural width: only `shrink`
- * columns (names, addresses, messages) are cut with '…', and no further than
- * SHRINK_MIN cells; when that is not enough, whole columns are left out, the
- * lowest `priority` first. Rendered by hand rather than with cli-table3:
- * borderless layout is a few lines, and this keeps widths exact.
+ * Terminal tables, kubectl/gh style: no borders, two spaces between columns, fitted
+ * to the terminal width. The lines are laid out by cli-table3, borderless through its
+ * `chars` option; this module is the thin layer in front of it that does what
+ * cli-table3 does not:
+ *
+ * - fitting to the terminal: ids, numbers, times, yes/no and headers keep their
+ *   natural width; only `shrink` columns (names, addresses, messages) are cut with '…',
+ *   and no further than SHRINK_MIN cells; when that is not enough, whole columns are
+ *   left out, the lowest `priority` first (cli-table3 only takes widths it is given);
+ * - measuring and cutting by grapheme cluster (width.ts, string-width 8): each cell is
+ *   cut here before cli-table3 sees it, so its own truncation never cuts. cli-table3
+ *   measures with string-width 4, which agrees on CJK, emoji (ZWJ, flags, keycaps,
+ *   skin tones) and combining marks, but counts a Hangul syllable written as conjoining
+ *   jamo as 4 cells, not 2: cells go to it in NFC, which composes those into syllables.
+ *
+ * cli-table3 (~20 ms to load) is loaded only when a table is drawn on a terminal.
  */
 import { ttyCellText } from './cells.js';
 import { columnValue, headerFor } from './columns.js';
 import type { Painter } from './paint.js';
 import type { Column, Rec, Tone } from './types.js';
-import { displayWidth, padding, truncateToWidth } from './width.js';
+import { displayWidth, truncateToWidth } from './width.js';
 
 const GAP = '  ';
 /** A shrinkable column is never cut below this many cells (nor below its header). */
@@ -126,24 +135,57 @@ export function layoutTable(columns: Column[], rows: TtyCell[][], available: num
   };
 }
 
-/** `cellAt(i)`: the cell of the i-th shown column. */
-function formatLine(cellAt: (shown: number) => TtyCell | undefined, layout: TableLayout, paint: (cell: TtyCell, text: string) => string): string {
-  const parts = layout.widths.map((width, index) => {
-    const cell = cellAt(index) ?? { text: '' };
-    const text = truncateToWidth(cell.text, width);
-    const pad = padding(displayWidth(text), width);
-    const painted = paint(cell, text);
-    if (layout.columns[index]?.kind === 'number') return pad + painted;
-    return index === layout.widths.length - 1 ? painted : painted + pad;
-  });
-  return `${parts.join(GAP).trimEnd()}\n`;
+type CliTable = typeof import('cli-table3');
+
+/** Every border character empty, and two spaces between columns. */
+const BORDERLESS = {
+  top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
+  bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
+  left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '',
+  middle: GAP,
+};
+
+/** Draws rows (header included, if wanted) with a layout, as lines ending in '\n'. */
+export interface TableWriter {
+  header(layout: TableLayout, painter: Painter): string;
+  rows(rows: TtyCell[][], layout: TableLayout, painter: Painter): string;
 }
 
-export function formatHeaderLine(layout: TableLayout, painter: Painter): string {
-  const cells = layout.columns.map((column) => ({ text: headerFor(column) }));
-  return formatLine((shown) => cells[shown], layout, (_cell, text) => (text === '' ? text : painter.header(text)));
+let writer: Promise<TableWriter> | undefined;
+
+export function loadTableWriter(): Promise<TableWriter> {
+  writer ??= import('cli-table3').then(({ default: Table }) => tableWriter(Table));
+  return writer;
 }
 
-export function formatRowLine(cells: TtyCell[], layout: TableLayout, painter: Painter): string {
-  return formatLine((shown) => cells[layout.cells[shown] ?? shown], layout, (cell, text) => painter.tone(cell.tone, text));
+function tableWriter(Table: CliTable): TableWriter {
+  const draw = (layout: TableLayout, lines: string[][]): string => {
+    if (lines.length === 0) return '';
+    const table = new Table({
+      chars: BORDERLESS,
+      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
+      colWidths: layout.widths,
+      colAligns: layout.columns.map((column) => (column.kind === 'number' ? 'right' : 'left')),
+      wordWrap: false,
+    });
+    table.push(...lines);
+    // cli-table3 pads the last column too: a terminal line ends at its last character.
+    return `${table.toString().split('\n').map((line) => line.trimEnd()).join('\n')}\n`;
+  };
+  /** Each cell cut to its column's width by grapheme, then painted. */
+  const cells = (texts: Array<TtyCell | undefined>, layout: TableLayout, paint: (cell: TtyCell, text: string) => string): string[] =>
+    layout.widths.map((width, index) => {
+      const cell = texts[index] ?? { text: '' };
+      return paint(cell, truncateToWidth(cell.text.normalize('NFC'), width));
+    });
+  return {
+    header(layout, painter) {
+      const texts = layout.columns.map((column) => ({ text: headerFor(column) }));
+      return draw(layout, [cells(texts, layout, (_cell, text) => (text === '' ? text : painter.header(text)))]);
+    },
+    rows(rows, layout, painter) {
+      const shown = (row: TtyCell[]): Array<TtyCell | undefined> => layout.cells.map((index) => row[index]);
+      return draw(layout, rows.map((row) => cells(shown(row), layout, (cell, text) => painter.tone(cell.tone, text))));
+    },
+  };
 }
