@@ -17,7 +17,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { startSandbox } = await import(join(root, 'dist/sandbox.js'));
 const BIN = join(root, 'bin/trackctl.js');
 const POLL_UNITS = Number(process.argv[2] ?? 1000);
-const EXPORT_UNITS = Number(process.argv[3] ?? 10000);
+const EXPORT_UNITS = Number(process.argv[3] ?? 10000); // 0: skip the export
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const NODE = process.execPath;
 const fmt = (n, d = 1) => n.toFixed(d);
@@ -69,7 +69,7 @@ async function withSandbox(units, fn) {
   };
   try {
     await cliLogin(env);
-    await fn({ env, dir, advance: (ms) => (clock += ms), sandbox });
+    await fn({ env, dir, advance: (ms) => (clock += ms), clockMs: () => clock, sandbox });
   } finally {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
@@ -77,7 +77,7 @@ async function withSandbox(units, fn) {
 }
 
 // 1. Incremental poll
-await withSandbox(POLL_UNITS, async ({ env, dir, advance }) => {
+await withSandbox(POLL_UNITS, async ({ env, dir, advance, clockMs }) => {
   const all = JSON.parse(await new Promise((resolve, reject) => {
     const child = spawn(NODE, [BIN, 'api', '/all-units/'], { env });
     let out = '';
@@ -88,8 +88,10 @@ await withSandbox(POLL_UNITS, async ({ env, dir, advance }) => {
   writeFileSync(join(dir, 'ids'), ids.join('\n'));
   const ck = join(dir, 'fleet.ckpt');
   mkdirSync(join(dir, 'ck'));
-  const fleetCmd = `"${NODE}" "${BIN}" history --all-units --checkpoint ${ck} -o ndjson`;
-  const loopCmd = `for id in $(cat ${join(dir, 'ids')}); do "${NODE}" "${BIN}" history "$id" --checkpoint ${join(dir, 'ck')}/$id.ckpt -o ndjson || exit 1; done`;
+  // One absolute window for both, so that both deliver the same reports.
+  const from = `--from ${Math.floor(clockMs() / 1000) - 3600}`;
+  const fleetCmd = `"${NODE}" "${BIN}" history --all-units ${from} --checkpoint ${ck} -o ndjson`;
+  const loopCmd = `for id in $(cat ${join(dir, 'ids')}); do "${NODE}" "${BIN}" history "$id" ${from} --checkpoint ${join(dir, 'ck')}/$id.ckpt -o ndjson || exit 1; done`;
   console.log(`\n== incremental poll of ${ids.length.toLocaleString('en-US')} units (devices and sensors; the fleet run also has the tracked users' units)`);
   // first runs, not measured: both start from the same window
   await measure(`${fleetCmd} > /dev/null`, env);
@@ -106,7 +108,7 @@ await withSandbox(POLL_UNITS, async ({ env, dir, advance }) => {
 });
 
 // 2. Full export into --out-dir
-await withSandbox(EXPORT_UNITS, async ({ env, dir }) => {
+if (EXPORT_UNITS > 0) await withSandbox(EXPORT_UNITS, async ({ env, dir }) => {
   console.log(`\n== full export of ${EXPORT_UNITS.toLocaleString('en-US')} generated units (plus the demo fleet) × one day into --out-dir`);
   for (const format of ['ndjson', 'parquet']) {
     const out = join(dir, `out-${format}`);

@@ -35,7 +35,8 @@ test('the fleet checkpoint: the window fixed on the first run, entries per unit,
   const written = JSON.parse(readFileSync(file, 'utf8')) as { origin: unknown; units: object };
   assert.deepEqual(written.origin, { from: 1000 }, 'the window is saved before anything is fetched');
   assert.deepEqual(written.units, {});
-  await first.update(7, { cursor: new Cursor(5000, new Set(['a', 'b'])), parts: 2 });
+  first.update(7, { cursor: new Cursor(5000, new Set(['a', 'b'])), parts: 2 });
+  await first.save();
   // a later run with another window keeps the first one
   const again = await FleetCheckpoint.open(file, { from: 9999 }, ['sos'], now);
   assert.deepEqual(again.origin, { from: 1000 });

@@ -3,7 +3,9 @@
  * and de-duplication keys of the single-unit checkpoint) and, for --out-dir, how many
  * parts of that unit are in place. Saved atomically; a save holds only units whose output
  * was flushed (stream) or renamed into place (--out-dir). Saves are coalesced: at most
- * one in flight, and the next one carries every unit finished meanwhile.
+ * one in flight and one every SAVE_INTERVAL_MS, each carrying every unit finished since
+ * (a whole file of many units per finished unit would cost more than the units), and the
+ * last one when the run ends.
  *
  * The first run fixes the window (`origin`) in the file before anything is fetched, so a
  * re-run after a kill asks the same first question, and units that appear later start
@@ -43,9 +45,16 @@ export interface UnitProgress {
   parts: number;
 }
 
+/** The least time between two saves while units are finishing. */
+export const SAVE_INTERVAL_MS = 500;
+
 export class FleetCheckpoint {
   private saving: Promise<void> | undefined;
   private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private lastSave = 0;
+  /** A save in the background failed: the run fails with it at the last save. */
+  private failure: unknown;
 
   constructor(
     readonly file: string,
@@ -84,27 +93,48 @@ export class FleetCheckpoint {
     return e ? { cursor: new Cursor(e.lastQueryTime, new Set(e.seen)), parts: e.parts } : { cursor: new Cursor(undefined), parts: 0 };
   }
 
-  /** Records a unit whose output is flushed (or renamed into place) and saves soon. */
-  update(did: number, p: UnitProgress): Promise<void> {
-    if (p.cursor.lastQueryTime === undefined) return Promise.resolve();
+  /** Records a unit whose output is flushed (or renamed into place); it is saved soon. */
+  update(did: number, p: UnitProgress): void {
+    if (p.cursor.lastQueryTime === undefined) return;
     this.units.set(did, { lastQueryTime: p.cursor.lastQueryTime, seen: [...p.cursor.seen], parts: p.parts });
     this.dirty = true;
-    return this.save();
+    this.schedule();
   }
 
-  /** Saves what is recorded; a save already in flight is followed by one more. */
-  save(): Promise<void> {
-    this.saving ??= (async () => {
-      try {
-        while (this.dirty) {
-          this.dirty = false;
-          await this.write();
-        }
-      } finally {
-        this.saving = undefined;
-      }
-    })();
-    return this.saving;
+  private schedule(): void {
+    if (this.timer !== undefined || this.failure !== undefined) return;
+    const wait = Math.max(0, this.lastSave + SAVE_INTERVAL_MS - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush().catch((err: unknown) => {
+        this.failure ??= err;
+      });
+    }, wait);
+  }
+
+  /** Writes what is recorded, after the save in flight if there is one. */
+  private async flush(): Promise<void> {
+    while (this.saving) await this.saving;
+    if (!this.dirty) return;
+    this.dirty = false;
+    this.lastSave = Date.now();
+    this.saving = this.write().finally(() => {
+      this.saving = undefined;
+    });
+    await this.saving;
+    if (this.dirty) this.schedule();
+  }
+
+  /** The last save of a run: everything recorded is on disk when it resolves (or the run fails). */
+  async save(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.failure !== undefined) throw this.failure;
+    await this.flush();
+    while (this.saving || this.dirty) await this.flush();
+    clearTimeout(this.timer); // one scheduled by a save that was in flight
+    this.timer = undefined;
+    if (this.failure !== undefined) throw this.failure;
   }
 
   private async write(): Promise<void> {

@@ -156,7 +156,7 @@ class FleetRun {
       await this.fetch(api, s, (items) => writer.write(items));
       await writer.commit();
       s.parts = writer.parts;
-      if (this.checkpoint) await this.checkpoint.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
+      this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
       this.doneUnits++;
       this.progress?.tick();
     } catch (err) {
@@ -236,7 +236,7 @@ class FleetRun {
       await this.fetch(api, s, (items) => writer.write(items), abort);
       await writer.commit();
       s.failures = 0;
-      if (this.checkpoint) await this.checkpoint.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
+      this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
     } catch (err) {
       await writer.discard();
       if (abort.aborted) {
