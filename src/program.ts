@@ -11,6 +11,7 @@ import { registerUnits } from './commands/devices/index.js';
 import { registerApi } from './commands/api/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerHistory } from './commands/history/index.js';
+import { registerWatch } from './commands/watch/index.js';
 import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
@@ -35,6 +36,7 @@ export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Regi
   { names: ['api'], register: registerApi },
   { names: ['sandbox'], register: registerSandbox },
   { names: ['history'], register: registerHistory },
+  { names: ['watch'], register: registerWatch },
   { names: ['apply'], register: registerApply },
   { names: ['export'], register: registerExport },
   { names: ['completion', '__complete', '__gen'], register: registerCompletion },
