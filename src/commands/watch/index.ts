@@ -5,8 +5,8 @@ import { examples, lazyAction } from '../action.js';
 
 const HELP = `
 On a terminal: a live view of the units, redrawn in place, what needs attention on top (a recent
-SOS or crash, stale, low battery, then moving, stopped). Elsewhere (or with -o ndjson): one JSON
-event a line, written and flushed after each round of polls:
+SOS or crash, stale, low battery, then moving, stopped). Elsewhere (or with -o ndjson; -o json is
+the same, as a stream has no end to close an array): one JSON event a line, flushed each round:
 
   {"event":"report","did":2004,"name":"Van 4","time":1764000000,"lat":…,"lng":…,"speed":…,
    "battery":…,"address":…,"reportType":"report"}
