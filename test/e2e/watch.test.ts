@@ -321,6 +321,73 @@ describe('watch', () => {
     }
   });
 
+  test('a 429 storm loses and repeats no report', async () => {
+    const ck = join(h.dir, 'storm.ckpt');
+    const out = join(h.dir, 'storm.ndjson');
+    const setFaults = async (spec: string): Promise<void> => {
+      const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec }) });
+      assert.equal(res.status, 200, await res.text());
+    };
+    const run = spawnTo(h, ['watch', ...ids, '--interval', '1s', '--retries', '2', '--checkpoint', ck, '-o', 'ndjson'], out);
+    try {
+      await untilRounds(ck, 1, run);
+      await setFaults('429=0.3,retry-after=1');
+      clock = T2 * 1000;
+      await untilRounds(ck, rounds(ck) + 3, run);
+      await setFaults('');
+      await untilRounds(ck, rounds(ck) + 2, run);
+      run.kill('SIGINT');
+      assert.equal(await run.exit, 0, run.err());
+    } finally {
+      run.kill('SIGKILL');
+      await setFaults('');
+      clock = T0 * 1000;
+    }
+    assert.ok(h.sandbox.requests.some((r) => r.fault === 'rate-limit'), 'the storm happened');
+    const events = lines(readFileSync(out, 'utf8')).map((l) => JSON.parse(l) as Event);
+    const key = (did: number, time: number, type?: string, lat?: number, lng?: number): string => JSON.stringify([did, time, type, lat, lng]);
+    assert.deepEqual(
+      events.filter((e) => e.event === 'report').map((e) => key(e.did, e.time, e.reportType, e.lat, e.lng)).sort(),
+      expected.map((p) => key(p.did, p.date, p.reportType, p.lat, p.lng)).sort(),
+    );
+    assert.deepEqual(
+      events.filter((e) => e.event === 'sos' || e.event === 'crash').map((e) => key(e.did, e.time, e.event)).sort(),
+      expected.filter((p) => p.reportType === 'sos' || p.reportType === 'crash').map((p) => key(p.did, p.date, p.reportType)).sort(),
+    );
+  });
+
+  test('watch | head -n 1: the watch ends once the reader has gone and it writes again', async () => {
+    const child = spawn('sh', ['-c', `"${process.execPath}" "${BIN}" watch ${ids.join(' ')} --interval 1s -o ndjson | head -n 1`], {
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // its own process group, so the watch itself can be killed if it hangs
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+    try {
+      const end = Date.now() + 30_000;
+      while (out === '') {
+        if (Date.now() > end) throw new Error('no first event');
+        await sleep(50);
+      }
+      clock = T1 * 1000; // new reports: the next write meets the closed pipe
+      const code = await Promise.race([exit, sleep(30_000).then(() => -1)]);
+      assert.equal(code, 0, `the pipeline ended: ${err.split("\n").filter((l) => !l.startsWith(">") && !l.startsWith("< {")).slice(-40).join("\n")}`);
+    } finally {
+      try {
+        process.kill(-(child.pid as number), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      clock = T0 * 1000;
+    }
+    assert.equal(lines(out).length, 1);
+    assert.ok(typeof (JSON.parse(out) as Event).event === 'string');
+  });
+
   test('on a terminal: a live view drawn in place, Ctrl-C exits 0 and gives the screen back', async (t) => {
     if (!needTool(t, 'tmux')) return;
     const pty = await startPty(['watch', ...ids, '--interval', '1s', '--stale', STALE], h.env, { cols: 90, rows: 16 });

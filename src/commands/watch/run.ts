@@ -128,6 +128,8 @@ class Watch {
   private written = 0;
   /** The newest Date header seen (unix seconds): what the checkpoint records as its clock. */
   private newestReply = 0;
+  /** stdout met EPIPE (process.stdout stays "writable" after it). */
+  private pipeClosed = false;
 
   constructor(
     private readonly ctx: Context,
@@ -169,7 +171,9 @@ class Watch {
     const interrupts = watchInterrupts((message) => this.say(message));
     const redraw = this.live ? setInterval(() => void this.draw().catch(() => undefined), 1000) : undefined;
     const resize = (): void => void this.draw().catch(() => undefined);
+    const epipe = (err: NodeJS.ErrnoException): void => void (err.code === 'EPIPE' && (this.pipeClosed = true));
     if (this.live) this.ctx.io.stdout.on('resize', resize);
+    else this.ctx.io.stdout.on('error', epipe);
     try {
       this.say('Ctrl-C to quit');
       await this.draw();
@@ -177,6 +181,7 @@ class Watch {
     } finally {
       clearInterval(redraw);
       if (this.live) this.ctx.io.stdout.off('resize', resize);
+      else this.ctx.io.stdout.off('error', epipe);
       interrupts.dispose();
       await this.screen?.close();
     }
@@ -198,7 +203,7 @@ class Watch {
         await this.checkpoint.save(this.watched.filter((w) => !w.given), this.newestReply || Math.floor(this.serverNow()), new Date(this.ctx.clock.now()).toISOString());
       }
       await this.draw();
-      if (interrupts.stop.aborted || this.watched.every((w) => w.given)) return;
+      if (interrupts.stop.aborted || this.watched.every((w) => w.given) || (await this.readerGone())) return;
       slowdown = api.http.throttled > throttledBefore ? Math.min(MAX_SLOWDOWN, slowdown * 2) : Math.max(1, slowdown / 2);
       const waitMs = Math.max(this.plan.intervalMs, active.length * MIN_ROUND_MS_PER_UNIT) * slowdown;
       await pause(waitMs, interrupts.stop);
@@ -256,6 +261,14 @@ class Watch {
       this.written += lines.length;
     }
     await this.ctx.io.flush();
+  }
+
+  /** `trackctl watch | head`: the reader left (found at the next write, as for any stream); stop. */
+  private async readerGone(): Promise<boolean> {
+    if (this.live) return false;
+    // A write's EPIPE is reported a moment after the write returned.
+    await new Promise((resolve) => setImmediate(resolve));
+    return this.pipeClosed || this.ctx.io.stdout.destroyed;
   }
 
   private async draw(): Promise<void> {
