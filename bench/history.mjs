@@ -1,21 +1,51 @@
-// Benchmark: `trackctl history <bench unit> --all -o ndjson` against `curl | jq -c '.features[]'`,
-// both reading the same live sandbox reply, for 100,000 and 1,000,000 reports.
-// Prints throughput (MB/s, reports/s) and peak RSS of each, and the ratio. Not part of npm test.
-// Needs: npm run build (dist/sandbox.js), curl, jq, and GNU time (/usr/bin/time; apt-get install time).
-// Usage: node bench/history.mjs [sizes...]   e.g. node bench/history.mjs 100000
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// Benchmark: `trackctl history <bench unit> --all -o ndjson` against `curl -s -o /dev/null` on the
+// same live sandbox reply (the sandbox runs in this process), in the same run: bytes/s of each,
+// their ratio, and trackctl's peak RSS. Optionally a baseline build of another git ref, measured
+// interleaved with this tree's build, and `curl | jq -c '.features[]'`. Not part of npm test.
+// Output goes to /dev/null and to a pipe (`| cat > /dev/null`). Each figure is the median of the
+// repetitions; the ratio is the median of each repetition's ratio (trackctl MB/s / curl MB/s),
+// which rides out the machine's load better than a ratio of medians. Peak RSS is the largest seen.
+// CPU is user + system seconds of the command (sh, trackctl and cat): on a loaded machine the wall
+// clock mostly measures waiting for a core, while CPU seconds still compare the builds' work.
+// Needs: npm run build (dist/), curl, GNU time (/usr/bin/time; apt-get install time); jq for --jq.
+// Usage: node bench/history.mjs [sizes...] [--runs N] [--baseline GIT-REF] [--to null|pipe|both] [--jq]
+//   e.g. node bench/history.mjs 300000 --runs 7 --baseline main
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
-const BIN = join(root, 'bin/trackctl.js');
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
-const SIZES = sizes.length > 0 ? sizes : [100_000, 1_000_000];
+const { values: flags, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: 'string', default: '5' },
+    baseline: { type: 'string' },
+    to: { type: 'string', default: 'both' },
+    jq: { type: 'boolean', default: false },
+  },
+});
+const RUNS = Number(flags.runs);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a whole number, got ${flags.runs}`);
+if (!['null', 'pipe', 'both'].includes(flags.to)) throw new Error(`--to must be null, pipe or both, got ${flags.to}`);
+const SINKS = flags.to === 'both' ? ['null', 'pipe'] : [flags.to];
+const sizes = positionals.map(Number).filter((n) => n > 0);
+const SIZES = sizes.length > 0 ? sizes : [300_000];
 const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (!TIME) console.error('note: /usr/bin/time is missing (apt-get install time): peak RSS will not be reported');
+const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
+
+/** A build of another git ref beside this tree (its own dist/, this tree's node_modules), for a same-run baseline. */
+function buildRef(ref, dir) {
+  const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git -C "${root}" archive ${commit} | tar -x -C "${dir}"`]);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync(process.execPath, [join(dir, 'scripts/build.mjs'), '--no-check'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { name: `baseline ${ref} (${commit})`, bin: join(dir, 'bin/trackctl.js') };
+}
 
 /** Runs `sh -c cmd` (async: the sandbox lives in this process) under GNU time; wall seconds and peak RSS (MB). */
 function measure(cmd, env) {
@@ -30,7 +60,8 @@ function measure(cmd, env) {
       const seconds = (performance.now() - started) / 1000;
       if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-2000)}`));
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
+      const cpu = [/User time \(seconds\): ([\d.]+)/.exec(err), /System time \(seconds\): ([\d.]+)/.exec(err)];
+      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined, cpu: cpu[0] && cpu[1] ? Number(cpu[0][1]) + Number(cpu[1][1]) : undefined });
     });
   });
 }
@@ -44,9 +75,9 @@ async function login(url) {
   return cookie;
 }
 
-function cliLogin(env) {
+function cliLogin(bin, env) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'login', '--email', 'demo@example.com', '--password-stdin', '--method', 'session'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'login', '--email', 'demo@example.com', '--password-stdin', '--method', 'session'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`trackctl login failed: ${err}`))));
@@ -54,42 +85,66 @@ function cliLogin(env) {
   });
 }
 
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const fmt = (n, digits = 1) => n.toFixed(digits);
-const rows = [];
-for (const n of SIZES) {
-  const sandbox = await startSandbox({ port: 0, benchReports: n, quiet: true });
-  const dir = mkdtempSync(join(tmpdir(), 'trackctl-bench-'));
-  try {
-    const env = {
-      PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1',
-      TRACKCTL_CONFIG_DIR: join(dir, 'config'), TRACKCTL_DATA_DIR: join(dir, 'data'),
-      TRACKCTL_BASE_URL: sandbox.url, TRACKCTL_CREDENTIAL_STORE: 'file', TRACKCTL_RETRIES: '0', TRACKCTL_TIMEOUT: '600s',
-    };
-    await cliLogin(env);
-    const cookie = await login(sandbox.url);
-    const url = `${sandbox.url}/reports/history/${BENCH_UNIT_ID}/`;
-    const saved = join(dir, 'reply.json');
-    writeFileSync(join(dir, 'cookie'), cookie);
-    const curl = `curl -sf -H "Cookie: $(cat ${join(dir, 'cookie')})" ${url}`;
-    await measure(`${curl} -o ${saved}`, env); // saved once: its size is the bytes every run reads
-    const bytes = statSync(saved).size;
-    const serve = await measure(`${curl} -o /dev/null`, env);
-    const jq = await measure(`${curl} | jq -c '.features[]' > /dev/null`, env);
-    const cli = await measure(`"${process.execPath}" "${BIN}" history ${BENCH_UNIT_ID} --all -o ndjson > /dev/null`, env);
-    rows.push({ n, bytes, serve, jq, cli });
-    const mb = bytes / 1e6;
-    console.log(`\n${n.toLocaleString('en-US')} reports, ${fmt(mb)} MB reply`);
-    console.log(`  sandbox alone (curl > /dev/null): ${fmt(serve.seconds, 2)} s, ${fmt(mb / serve.seconds)} MB/s`);
-    for (const [name, r] of [['curl | jq -c .features[]', jq], ['trackctl history -o ndjson', cli]]) {
-      console.log(`  ${name.padEnd(28)} ${fmt(r.seconds, 2).padStart(7)} s  ${fmt(mb / r.seconds).padStart(6)} MB/s  ${Math.round(n / r.seconds).toLocaleString('en-US').padStart(9)} reports/s  peak RSS ${r.rssMB === undefined ? 'n/a' : `${fmt(r.rssMB, 0)} MB`}`);
+const work = mkdtempSync(join(tmpdir(), 'trackctl-bench-'));
+try {
+  const builds = [];
+  if (flags.baseline) builds.push(buildRef(flags.baseline, join(work, 'baseline')));
+  builds.push({ name: 'this tree', bin: join(root, 'bin/trackctl.js') });
+  for (const n of SIZES) {
+    const sandbox = await startSandbox({ port: 0, benchReports: n, quiet: true });
+    const dir = join(work, String(n));
+    try {
+      const env = {
+        PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1',
+        TRACKCTL_CONFIG_DIR: join(dir, 'config'), TRACKCTL_DATA_DIR: join(dir, 'data'),
+        TRACKCTL_BASE_URL: sandbox.url, TRACKCTL_CREDENTIAL_STORE: 'file', TRACKCTL_RETRIES: '0', TRACKCTL_TIMEOUT: '600s',
+      };
+      mkdirSync(dir, { recursive: true });
+      await cliLogin(builds.at(-1).bin, env);
+      const cookie = await login(sandbox.url);
+      const url = `${sandbox.url}/reports/history/${BENCH_UNIT_ID}/`;
+      const saved = join(dir, 'reply.json');
+      writeFileSync(join(dir, 'cookie'), cookie);
+      const curl = `curl -sf -H "Cookie: $(cat ${join(dir, 'cookie')})" ${url}`;
+      await measure(`${curl} -o ${saved}`, env); // saved once: its size is the bytes every run reads
+      const bytes = statSync(saved).size;
+      rmSync(saved);
+      const mb = bytes / 1e6;
+      const to = { null: '> /dev/null', pipe: '| cat > /dev/null' };
+      const contenders = [];
+      for (const sink of SINKS) {
+        for (const b of builds) {
+          contenders.push({ name: `${b.name}, ${sink === 'null' ? '> /dev/null' : '| cat'}`, cmd: `"${process.execPath}" "${b.bin}" history ${BENCH_UNIT_ID} --all -o ndjson ${to[sink]}`, runs: [] });
+        }
+      }
+      if (flags.jq) contenders.push({ name: "curl | jq -c '.features[]'", cmd: `${curl} | jq -c '.features[]' > /dev/null`, runs: [] });
+      const curlRuns = [];
+      console.log(`\n${n.toLocaleString('en-US')} reports, ${fmt(mb)} MB reply, ${RUNS} repetitions (each: curl, then every contender, order rotating)`);
+      for (let r = 0; r < RUNS; r++) {
+        const c = await measure(`${curl} -o /dev/null`, env);
+        curlRuns.push(c);
+        const order = contenders.map((_, i) => contenders[(i + r) % contenders.length]);
+        for (const k of order) k.runs.push({ ...(await measure(k.cmd, env)), curl: c });
+      }
+      const cpuOf = (runs) => (runs.every((x) => x.cpu !== undefined) ? `  CPU ${fmt(median(runs.map((x) => x.cpu)), 2)} s` : '');
+      console.log(`  ${'curl -s -o /dev/null (the sandbox alone)'.padEnd(44)} ${fmt(median(curlRuns.map((c) => mb / c.seconds)), 0).padStart(5)} MB/s${cpuOf(curlRuns)}`);
+      for (const k of contenders) {
+        const mbs = median(k.runs.map((x) => mb / x.seconds));
+        const ratio = median(k.runs.map((x) => x.curl.seconds / x.seconds));
+        const rss = k.runs.some((x) => x.rssMB === undefined) ? 'n/a' : `${fmt(Math.max(...k.runs.map((x) => x.rssMB)), 0)} MB`;
+        console.log(`  ${k.name.padEnd(44)} ${fmt(mbs, 0).padStart(5)} MB/s  ${Math.round(n / median(k.runs.map((x) => x.seconds))).toLocaleString('en-US').padStart(9)} reports/s  ratio to curl ${fmt(ratio, 2)}  peak RSS ${rss}${cpuOf(k.runs)}`);
+      }
+      console.log(`  (target: a ratio to curl of at least 0.50, with peak RSS under 100 MB; load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} cores)`);
+    } finally {
+      await sandbox.close();
     }
-    console.log(`  ratio (trackctl throughput / jq): ${fmt(jq.seconds / cli.seconds, 2)}x`);
-  } finally {
-    await sandbox.close();
-    rmSync(dir, { recursive: true, force: true });
   }
-}
-if (rows.length > 1) {
-  const [a, b] = [rows[0], rows[rows.length - 1]];
-  if (a.cli.rssMB && b.cli.rssMB) console.log(`\ntrackctl peak RSS ${fmt(a.cli.rssMB, 0)} MB at ${a.n.toLocaleString('en-US')} → ${fmt(b.cli.rssMB, 0)} MB at ${b.n.toLocaleString('en-US')} reports (target < 150 MB, flat)`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
 }

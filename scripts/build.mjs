@@ -129,6 +129,17 @@ await buildInto(
   toCommonJS,
 );
 
+// Map pages inline Leaflet's files, imported `with { type: 'text' }`: the tests' bundles, which
+// leave packages to node_modules, must still bundle those as text (Node cannot import text).
+const bundledAsText = {
+  name: 'bundled-as-text',
+  setup(b) {
+    b.onResolve({ filter: /^leaflet\/dist\/leaflet\.(js|css)$/ }, (args) =>
+      args.with?.type === 'text' ? { path: createRequire(import.meta.url).resolve(args.path) } : undefined,
+    );
+  },
+};
+
 function listTests(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
@@ -148,5 +159,6 @@ if (tests.length > 0) {
     banner: { js: "import { createRequire as __trackctlCreateRequire } from 'node:module'; const require = __trackctlCreateRequire(import.meta.url);" },
     packages: 'external',
     external: [],
+    plugins: [bundledAsText],
   });
 }

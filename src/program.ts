@@ -11,6 +11,7 @@ import { registerUnits } from './commands/devices/index.js';
 import { registerApi } from './commands/api/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerHistory } from './commands/history/index.js';
+import { registerReport } from './commands/report/index.js';
 import { registerWatch } from './commands/watch/index.js';
 import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
@@ -20,6 +21,7 @@ import { registerApply } from './commands/apply/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerHelp } from './commands/help/index.js';
 import { registerCompletion } from './commands/completion/index.js';
+import { registerMap } from './commands/map/index.js';
 
 type Register = (program: Command, ctx: Context) => void;
 
@@ -36,9 +38,11 @@ export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Regi
   { names: ['api'], register: registerApi },
   { names: ['sandbox'], register: registerSandbox },
   { names: ['history'], register: registerHistory },
+  { names: ['report'], register: registerReport },
   { names: ['watch'], register: registerWatch },
   { names: ['apply'], register: registerApply },
   { names: ['export'], register: registerExport },
+  { names: ['map'], register: registerMap },
   { names: ['completion', '__complete', '__gen'], register: registerCompletion },
   { names: ['help'], register: registerHelp },
 ];

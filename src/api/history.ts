@@ -1,8 +1,11 @@
 /**
  * Reports history: GET /reports/history/<id>/[from:<ts>/][to:<ts>/][lastQueryTime:<ts>/][reportTypes:<a,b>/].
  * A history can hold millions of reports, so the reply is never held whole: the body
- * is cut into features by FeatureSplitter and each feature is parsed on its own.
+ * is cut into features by FeatureSplitter and each feature is parsed on its own, when
+ * something asks for it: ndjson and geojson write the bytes as sent (reportBytes).
  */
+import { isUtf8 } from 'node:buffer';
+import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { excerpt, type Api } from './client.js';
 import { REPORT_TYPES, type ReportFeature } from './types.js';
@@ -15,7 +18,7 @@ export interface HistoryQuery {
   reportTypes?: readonly string[];
 }
 
-/** One report: its text as the service sent it, and the parsed feature. */
+/** One report: its text as the service sent it, and the parsed feature (both made on first use when cut from a reply). */
 export interface HistoryItem {
   text: string;
   feature: ReportFeature;
@@ -59,31 +62,76 @@ export async function openHistory(api: Api, id: number, q: HistoryQuery, signal?
   return { batches: readFeatures(res.body, res.status, signal), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
 }
 
-async function* readFeatures(body: AsyncIterable<unknown> & { destroy(): void }, status: number, signal?: AbortSignal): AsyncGenerator<HistoryItem[], void, void> {
+async function* readFeatures(body: Readable, status: number, signal?: AbortSignal): AsyncGenerator<HistoryItem[], void, void> {
   const splitter = new FeatureSplitter(status);
-  const chunks = body[Symbol.asyncIterator]();
-  const abort = (): void => body.destroy();
+  const next = chunksOf(body);
+  const abort = (): void => void body.destroy();
   signal?.addEventListener('abort', abort, { once: true });
   try {
     for (;;) {
-      let next: IteratorResult<unknown>;
+      let chunk: Buffer | undefined;
       try {
-        next = await chunks.next();
+        chunk = await next();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const what = `the connection dropped while reading the history (status ${status}) after ${splitter.bytes} bytes and ${splitter.count} reports`;
         throw new NetworkError(what, { cause: err, hint: 'Run the command again; with --checkpoint, the next run delivers what this one missed.' });
       }
-      if (next.done) break;
-      const texts = splitter.push(next.value as Buffer);
-      const verbatim = splitter.verbatim;
-      if (texts.length > 0) yield texts.map((text) => ({ text, feature: parseFeature(text, status), verbatim }));
+      if (chunk === undefined) break;
+      const reports = splitter.cut(chunk);
+      if (reports.length === 0) continue;
+      // A report the splitter could not check is parsed now, so a malformed one fails here, before its batch is written.
+      for (const report of reports) if (!report.checked) void report.feature;
+      yield reports;
     }
     splitter.end();
   } finally {
     signal?.removeEventListener('abort', abort);
     body.destroy();
   }
+}
+
+/**
+ * The body's chunks one by one as they arrive, paused while a few wait: unlike the stream's
+ * async iterator, which joins (copies) everything buffered into one chunk on each read.
+ */
+function chunksOf(body: Readable): () => Promise<Buffer | undefined> {
+  const queue: Buffer[] = [];
+  let ended = false;
+  let failure: { err: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  body.on('data', (chunk: Buffer) => {
+    queue.push(chunk);
+    if (queue.length >= 4) body.pause();
+    poke();
+  });
+  body.once('end', () => {
+    ended = true;
+    poke();
+  });
+  body.once('error', (err) => {
+    failure ??= { err };
+    poke();
+  });
+  body.once('close', () => {
+    if (!ended) failure ??= { err: new Error('the body closed before its end') };
+    poke();
+  });
+  return async () => {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk !== undefined) return chunk;
+      if (failure) throw failure.err;
+      if (ended) return undefined;
+      if (body.isPaused()) body.resume();
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
 }
 
 function parseFeature(text: string, status: number): ReportFeature {
@@ -100,6 +148,114 @@ function parseFeature(text: string, status: number): ReportFeature {
   return value as ReportFeature;
 }
 
+/**
+ * One report as cut out of the body: where its bytes lie, with its text and its parsed
+ * feature made on first use (ndjson and geojson need neither: see reportBytes).
+ */
+export class Report implements HistoryItem {
+  private textValue: string | undefined;
+  private featureValue: ReportFeature | undefined;
+
+  constructor(
+    /** The bytes the report was cut from (a chunk of the body, or the joined chunks it spanned). */
+    readonly source: Buffer,
+    readonly start: number,
+    readonly end: number,
+    readonly verbatim: boolean,
+    /** The bytes were checked to be a JSON object whose `properties` is an object: parsing them cannot fail. */
+    readonly checked: boolean,
+    private readonly status: number,
+  ) {}
+
+  get text(): string {
+    return (this.textValue ??= this.source.toString('utf8', this.start, this.end));
+  }
+
+  get feature(): ReportFeature {
+    return (this.featureValue ??= parseFeature(this.text, this.status));
+  }
+}
+
+/**
+ * The reports of a batch as one piece of bytes: `lead`, each report's bytes as the service
+ * sent them with `sep` between, then `trail`; the same bytes as writing each report's text.
+ * Undefined when that cannot be promised: a report that did not come from a reply, one that
+ * holds a line break, DEL or C1 control (it must be re-serialised, see featureLine), or bytes
+ * that are not UTF-8 (their text holds U+FFFD in their place).
+ */
+export function reportBytes(items: readonly HistoryItem[], lead: string, sep: string, trail: string): Buffer | undefined {
+  const n = items.length;
+  const sepBytes = Buffer.from(sep, 'utf8');
+  let size = Buffer.byteLength(lead, 'utf8') + Buffer.byteLength(trail, 'utf8') + sepBytes.length * Math.max(0, n - 1);
+  for (let k = 0; k < n; k++) {
+    const item = items[k];
+    if (!(item instanceof Report) || !item.verbatim) return undefined;
+    size += item.end - item.start;
+  }
+  const reports = items as readonly Report[];
+  const out = Buffer.allocUnsafe(size);
+  let pos = out.write(lead, 0, 'utf8');
+  const oneByte = sepBytes.length === 1 ? (sepBytes[0] as number) : -1;
+  for (let k = 0; k < n; ) {
+    const first = reports[k] as Report;
+    // Reports one byte apart in the same chunk (the comma between them) are copied at once, the comma then replaced.
+    let last = k;
+    if (oneByte >= 0) {
+      for (let next = reports[k + 1]; next !== undefined && next.source === first.source && next.start === (reports[last] as Report).end + 1; next = reports[last + 1]) last++;
+    }
+    const end = (reports[last] as Report).end;
+    first.source.copy(out, pos, first.start, end);
+    for (let j = k; j < last; j++) out[pos + (reports[j] as Report).end - first.start] = oneByte;
+    pos += end - first.start;
+    k = last + 1;
+    if (k < n) pos += sepBytes.copy(out, pos);
+  }
+  out.write(trail, pos, 'utf8');
+  // Each report begins and ends with an ASCII brace, so no multi-byte character spans two of them.
+  return isUtf8(out) ? out : undefined;
+}
+
+/*
+ * The fast path of the splitter: a feature checked and cut out by one regular expression, run
+ * natively over the chunk (as latin1 text, one character per byte). It matches a complete JSON
+ * object, nested at most three deep, with exactly one `properties` member whose value is an
+ * object and no escapes in its member names: what parseFeature would accept. Bytes from 0x80
+ * are string content to it, as they are to JSON.parse after UTF-8 decoding (a multi-byte
+ * character or U+FFFD; neither is a quote, backslash or control). Anything else (deeper, an
+ * escaped name, malformed, or cut off by the chunk's end) goes the byte-by-byte way and is parsed.
+ */
+const WS = '[ \\t\\n\\r]*';
+const CHARS = '[^"\\\\\\x00-\\x1f]*';
+const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
+const SCALAR = `${STRING}|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null`;
+const jsonObject = (depth: number): string => `\\{${WS}(?:${STRING}${WS}:${WS}${jsonValue(depth - 1)}${WS}(?:,${WS}(?=")|(?=\\})))*\\}`;
+const jsonValue = (depth: number): string =>
+  depth === 0 ? `(?:${SCALAR})` : `(?:${SCALAR}|${jsonObject(depth)}|\\[${WS}(?:${jsonValue(depth - 1)}${WS}(?:,${WS}(?!\\])|(?=\\])))*\\])`;
+const MEMBER = `"(?!properties")${CHARS}"${WS}:${WS}${jsonValue(2)}`;
+const FEATURE_SOURCE = `\\{${WS}(?:${MEMBER}${WS},${WS})*"properties"${WS}:${WS}${jsonObject(2)}(?:${WS},${WS}${MEMBER})*${WS}\\}`;
+let featureRe: RegExp | undefined;
+
+/** The end of the checked feature that begins at `at` in `text`, or -1. */
+function matchFeature(text: string, at: number): number {
+  const re = (featureRe ??= new RegExp(FEATURE_SOURCE, 'y'));
+  re.lastIndex = at;
+  try {
+    return re.test(text) ? re.lastIndex : -1;
+  } catch {
+    return -1; // the expression's backtracking stack ran out: the slow way decides
+  }
+}
+
+/** No \n, \r, DEL or C1 control (U+0080–U+009F: 0xC2 then 0x80–0x9F) in the bytes; a 0xC2 at the end counts as one. */
+function clean(chunk: Buffer): boolean {
+  if (chunk.indexOf(0x0a) >= 0 || chunk.indexOf(0x0d) >= 0 || chunk.indexOf(0x7f) >= 0) return false;
+  for (let i = chunk.indexOf(0xc2); i >= 0; i = chunk.indexOf(0xc2, i + 1)) {
+    const next = chunk[i + 1];
+    if (next === undefined || (next >= 0x80 && next <= 0x9f)) return false;
+  }
+  return true;
+}
+
 const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
 const [QUOTE, BACKSLASH, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];
 const MAX_FEATURE_BYTES = 64 * 1024 * 1024;
@@ -110,10 +266,11 @@ const isScalar = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x61 
 
 /**
  * A byte scanner for `{"features":[{…},{…}],"success":"…"}` (keys in any order).
- * It tracks string/escape state and bracket depth, cuts out each feature's bytes and
- * returns them as text. A chunk boundary may fall anywhere (inside a string, an escape
- * or a multi-byte character): text is decoded only from a whole feature. Features are
- * validated by JSON.parse afterwards; the envelope is validated here.
+ * It tracks string/escape state and bracket depth and cuts out each feature's bytes.
+ * A chunk boundary may fall anywhere (inside a string, an escape or a multi-byte
+ * character): text is decoded only from a whole feature. Where a feature begins, the
+ * fast path (matchFeature) tries to check and cut it out at once; otherwise it is scanned
+ * byte by byte here and validated by JSON.parse afterwards. The envelope is validated here.
  */
 export class FeatureSplitter {
   /** Body bytes and features seen so far (for messages). */
@@ -129,6 +286,7 @@ export class FeatureSplitter {
   private inString = false;
   private escape = false;
   private tail = '';
+  /** The last chunk was clean, and so was every earlier one holding bytes of the value being cut out (see verbatim). */
   private cleanBefore = true;
   /** The features of the last push hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
   verbatim = true;
@@ -137,23 +295,30 @@ export class FeatureSplitter {
 
   /** Feeds one chunk; returns the features completed in it, as text. */
   push(chunk: Buffer): string[] {
-    const out: string[] = [];
+    return this.cut(chunk).map((report) => report.text);
+  }
+
+  /** Feeds one chunk; returns the features completed in it, as byte ranges (text and parsing on demand). */
+  cut(chunk: Buffer): Report[] {
+    const out: Report[] = [];
     const n = chunk.length;
-    const clean = chunk.indexOf(0x0a) < 0 && chunk.indexOf(0x0d) < 0 && chunk.indexOf(0x7f) < 0 && chunk.indexOf(0xc2) < 0;
-    this.verbatim = clean && this.cleanBefore; // a feature may have begun in the chunk before
-    this.cleanBefore = clean;
+    const chunkClean = clean(chunk);
+    this.verbatim = chunkClean && this.cleanBefore; // a feature may have begun in a chunk before
+    let latin1: string | undefined;
     let start = 0; // where the value being cut out began, when it began in this chunk
     for (let i = 0; i < n; i++) {
       const state = this.state;
       if (state === S.Feature || state === S.Nested) {
         i = this.scanValue(chunk, i);
         if (i === n) break;
-        const text = this.take(chunk, start, i + 1);
         if (state === S.Feature) {
-          out.push(text);
+          out.push(this.takeFeature(chunk, start, i + 1));
           this.count++;
           this.state = S.ItemNext;
-        } else this.state = S.AfterValue;
+        } else {
+          this.take(chunk, start, i + 1);
+          this.state = S.AfterValue;
+        }
       } else if (state === S.KeyText || state === S.StrValue) {
         const b = chunk[i] as number;
         if (this.escape) this.escape = false;
@@ -173,6 +338,17 @@ export class FeatureSplitter {
         const b = chunk[i] as number;
         if (isSpace(b)) continue;
         start = i;
+        if (b === OPEN_OBJ && (state === S.Item || state === S.FirstItem)) {
+          latin1 ??= chunk.toString('latin1');
+          const end = matchFeature(latin1, i);
+          if (end > 0) {
+            out.push(new Report(chunk, i, end, this.verbatim, true, this.status));
+            this.count++;
+            this.state = S.ItemNext;
+            i = end - 1;
+            continue;
+          }
+        }
         this.structural(b, chunk, i);
       }
     }
@@ -180,10 +356,11 @@ export class FeatureSplitter {
     const s = this.state;
     if (s === S.Feature || s === S.Nested || s === S.KeyText || s === S.StrValue || s === S.Scalar) {
       const rest = this.parts.length === 0 ? chunk.subarray(start) : chunk;
+      this.cleanBefore = chunkClean && (this.parts.length === 0 || this.cleanBefore);
       this.partsSize += rest.length;
       if (this.partsSize > MAX_FEATURE_BYTES) this.fail(`a value larger than ${MAX_FEATURE_BYTES} bytes`, chunk, n);
       this.parts.push(rest);
-    }
+    } else this.cleanBefore = chunkClean;
     this.tail = (this.tail + chunk.toString('utf8', Math.max(0, n - 160))).slice(-160);
     return out;
   }
@@ -281,11 +458,26 @@ export class FeatureSplitter {
   /** The text of the value that ends at `end` in this chunk (and began in it or in earlier ones). */
   private take(chunk: Buffer, start: number, end: number): string {
     if (this.parts.length === 0) return chunk.toString('utf8', start, end);
+    return this.joined(chunk, end).toString('utf8');
+  }
+
+  /**
+   * The feature that ends at `end` in this chunk. One that began in it failed the fast path
+   * already; one that spanned chunks is checked whole now.
+   */
+  private takeFeature(chunk: Buffer, start: number, end: number): Report {
+    if (this.parts.length === 0) return new Report(chunk, start, end, this.verbatim, false, this.status);
+    const bytes = this.joined(chunk, end);
+    return new Report(bytes, 0, bytes.length, this.verbatim, matchFeature(bytes.toString('latin1'), 0) === bytes.length, this.status);
+  }
+
+  /** The bytes of a value that began in an earlier chunk and ends at `end` in this one. */
+  private joined(chunk: Buffer, end: number): Buffer {
     this.parts.push(chunk.subarray(0, end));
-    const text = Buffer.concat(this.parts).toString('utf8');
+    const bytes = Buffer.concat(this.parts);
     this.parts = [];
     this.partsSize = 0;
-    return text;
+    return bytes;
   }
 
 

@@ -28,7 +28,7 @@ export interface ValueSpec {
 }
 
 const USER_TYPES = ['trackedUser', 'dispatcher'] as const;
-const HISTORY_FORMATS = [...OUTPUT_FORMATS, 'geojson', 'gpx', 'kml'] as const;
+const HISTORY_FORMATS = [...OUTPUT_FORMATS, 'geojson', 'gpx', 'kml', 'parquet', 'html'] as const;
 
 function configValues(args: readonly string[]): readonly string[] {
   if (args[0] === 'credential-store') return CREDENTIAL_STORES;
@@ -73,6 +73,8 @@ export const VALUE_SPECS: readonly ValueSpec[] = [
   { path: 'history', option: '--output', values: HISTORY_FORMATS },
   { path: 'history', option: '--types', values: REPORT_TYPES, list: true },
   { path: 'watch', option: '--output', values: ['table', 'ndjson', 'json'] },
+  { path: 'units', option: '--output', values: [...OUTPUT_FORMATS, 'html'] },
+  { path: 'map', arg: 0, values: ['history', 'units'] },
   { path: '*', option: '--output', values: OUTPUT_FORMATS },
   { path: 'users create', option: '--type', values: USER_TYPES },
   { path: 'config get', arg: 0, values: PROFILE_KEYS },

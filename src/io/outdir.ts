@@ -1,7 +1,7 @@
 /**
  * --out-dir DIR: one complete file per unit (`<did>.<ext>`) or per unit and UTC day
  * (`<did>/<YYYY-MM-DD>.<ext>`). Each file is written under a temporary name beside its
- * place (`.<name>.<pid>.tmp`), flushed to disk, and renamed into place only when the
+ * place (`.<name>.<pid>-<random>.tmp`), flushed to disk, and renamed into place only when the
  * unit's reply was read whole; a unit that fails leaves nothing behind.
  *
  * Part numbers: a unit's first part is `<did>.<ext>`; with --checkpoint, each later run
@@ -10,6 +10,7 @@
  * saving the checkpoint is redone under the same names, replacing those files with a
  * superset of what they held: every report ends up in exactly one file.
  */
+import { randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -70,9 +71,12 @@ export function partName(base: string, part: number, ext: string): string {
   return part <= 1 ? `${base}.${ext}` : `${base}.part${part}.${ext}`;
 }
 
-const TMP = /^\..+\.(\d+)\.tmp$/;
+const TMP = /^\..+\.(\d+)-[0-9a-f]+\.tmp$/;
 
-/** Temporary files of runs that were killed (their pid is gone) are removed before a unit writes there again. */
+/**
+ * Temporary files of runs that were killed are removed before this run first writes into a
+ * folder: those of a pid that is gone, and those of our own pid (a killed run's pid, reused).
+ */
 async function sweep(dir: string): Promise<void> {
   let names: string[];
   try {
@@ -83,13 +87,12 @@ async function sweep(dir: string): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const pid = TMP.exec(name)?.[1];
-      if (pid !== undefined && !alive(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
+      if (pid !== undefined && (Number(pid) === process.pid || !alive(Number(pid)))) await unlink(join(dir, name)).catch(() => undefined);
     }),
   );
 }
 
 function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
     return true;
@@ -99,7 +102,8 @@ function alive(pid: number): boolean {
 }
 
 export class OutDir {
-  private swept = new Set<string>();
+  /** Each folder is made and swept once, before anything of this run is written there. */
+  private readonly ready = new Map<string, Promise<void>>();
 
   constructor(
     readonly dir: string,
@@ -116,11 +120,12 @@ export class OutDir {
   /** The folder a unit's files go to, created and swept once per run. */
   async folderOf(did: number): Promise<string> {
     const folder = this.partition === 'day' ? join(this.dir, String(did)) : this.dir;
-    if (!this.swept.has(folder)) {
-      this.swept.add(folder);
-      await makeDir(folder);
-      await sweep(folder);
+    let ready = this.ready.get(folder);
+    if (!ready) {
+      ready = makeDir(folder).then(() => sweep(folder));
+      this.ready.set(folder, ready);
     }
+    await ready;
     return folder;
   }
 
@@ -165,7 +170,7 @@ export class UnitFiles {
       const folder = await this.out.folderOf(this.did);
       const name = partName(base, this.part, this.out.ext);
       const path = join(folder, name);
-      const tmp = join(folder, `.${name}.${process.pid}.tmp`);
+      const tmp = join(folder, `.${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
       f = { path, tmp, file: await this.out.open(tmp, this.title) };
       this.files.set(base, f);
     }

@@ -16,6 +16,8 @@ export interface IO {
   columns(): number;
   /** Write data (stdout). Resolves when the chunk is flushed or buffered below the high-water mark. */
   out(text: string): Promise<void>;
+  /** Write data that is already UTF-8 bytes, as `out` does text (where absent, the bytes go to `out` as text). */
+  outBytes?(bytes: Uint8Array): Promise<void>;
   /** Write a message line to stderr. */
   err(text: string): void;
   /** Resolves once everything written to stdout and stderr has been handed to the OS. */
@@ -41,7 +43,7 @@ export function colorWanted(isTTY: boolean, env: ColorEnv, noColorFlag: boolean)
  * Writes and waits for room (backpressure). When the reader has gone away
  * (`trackctl … | head`: EPIPE), the rest of the output is dropped quietly.
  */
-function writeTo(stream: Writable, text: string): Promise<void> {
+function writeTo(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (stream.destroyed) return Promise.resolve();
   return new Promise((resolve, reject) => {
     const settle = (err?: Error | null): void => {
@@ -112,6 +114,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     },
     columns: () => process.stdout.columns || process.stderr.columns || Number(env.COLUMNS) || 80,
     out: (text) => writeTo(stdout(), text),
+    outBytes: (bytes) => writeTo(stdout(), bytes),
     err: (text) => {
       stderr().write(text.endsWith('\n') ? text : `${text}\n`);
     },

@@ -2,16 +2,34 @@
  * Position history as a pure function of (seed, did, time): nothing is stored, so the
  * state file stays small and history keeps growing as the sandbox clock advances.
  *
- * Every unit reports every INTERVAL seconds (report k is dated k*INTERVAL + phase + jitter).
- * Most reports are received a few seconds after their date; about 5 % arrive late,
- * 1 to 6 hours after their date. A report is visible once received <= now.
+ * What a unit does comes from drive.ts (planned per day); this module turns a day's
+ * plan into reports:
+ * - while parked (and always, for sensors), on a grid of PARK_PERIOD seconds with
+ *   ±PARK_JITTER jitter: a report every 10–30 minutes, a few metres of GPS jitter around
+ *   where the unit stands, speed ~0;
+ * - a trip: a `motion_state` `moving` report at its start and `stopped` at its end, and
+ *   reports every 30–60 s between, on the true path, with the speed of the segment driven;
+ * - none inside the day's gap;
+ * - most reports are received a few seconds after their date; some arrive late, 1 to 6 hours
+ *   after it (LATE_RATE_MOVING of those made while driving, LATE_RATE_PARKED of the others).
+ *   A report is visible once received <= now.
+ * A report is identified by its date (no unit has two reports in one second).
  */
+import { centreFor, dayOf, type DayPlan, kindOf, planDay, type Segment, type Stop } from './drive.js';
 import { hash32, unit } from './prng.js';
 
-export const INTERVAL = 600;
-export const LATE_RATE = 0.05;
+export { centreFor } from './drive.js';
+
+/** Share of reports received late: parked units often hold reports back (power saving) and send them in a batch. */
+export const LATE_RATE_MOVING = 0.03;
+export const LATE_RATE_PARKED = 0.2;
 /** The longest delay between a report's date and its reception, in seconds. */
 export const MAX_DELAY = 6 * 3600;
+/** Parked reports: one per PARK_PERIOD seconds, each moved by up to ±PARK_JITTER (so 10–30 minutes apart). */
+export const PARK_PERIOD = 1200;
+export const PARK_JITTER = 300;
+/** Moving reports: about every MOVE_STEP seconds, always 30–60 s apart. */
+export const MOVE_STEP = 45;
 
 export const REPORT_TYPES = [
   'report', 'reporting_mode', 'availability', 'battery_state', 'check_in', 'crash', 'doze',
@@ -29,6 +47,7 @@ export interface HistoryUnit {
 }
 
 export interface Report {
+  /** The report's key: its date. */
   k: number;
   date: number;
   received: number;
@@ -48,13 +67,6 @@ export interface Report {
   address: string | null;
 }
 
-/** Where the fleet lives, picked by seed. */
-const CENTRES: ReadonlyArray<[number, number, string]> = [
-  [39.7392, -104.9903, 'Denver, CO'],
-  [41.8781, -87.6298, 'Chicago, IL'],
-  [47.6062, -122.3321, 'Seattle, WA'],
-  [33.749, -84.388, 'Atlanta, GA'],
-];
 const STREETS = [
   'Main St', 'Oak Ave', 'Industrial Pkwy', 'Commerce Dr', 'Elm St', 'Market St', 'Harbor Rd', 'Depot Ln',
   'Airport Blvd', 'Maple Ave', 'Cedar Ct', 'Riverside Dr', 'Warehouse Way', 'Station Rd', 'Union Ave', '5th St',
@@ -78,34 +90,101 @@ const TYPE_VALUES: Record<ReportType, ReadonlyArray<[string, string]>> = {
   sos: [['pressed', 'SOS button pressed']],
 };
 
-const DEVICE_TYPE_CDF: ReadonlyArray<[number, ReportType]> = [
-  [0.62, 'report'], [0.72, 'motion_state'], [0.76, 'gps_fix'], [0.79, 'battery_state'], [0.82, 'reporting_mode'],
-  [0.85, 'availability'], [0.87, 'check_in'], [0.89, 'doze'], [0.91, 'external_power'], [0.93, 'job_state'],
-  [0.95, 'note'], [0.97, 'reporting_state'], [0.985, 'sensor'], [0.995, 'crash'], [1, 'sos'],
+/** Report types between a trip's start and end (motion_state only marks those two). */
+const MOVING_TYPE_CDF: ReadonlyArray<[number, ReportType]> = [
+  [0.94, 'report'], [0.965, 'gps_fix'], [0.975, 'reporting_mode'], [0.983, 'battery_state'], [0.988, 'external_power'],
+  [0.992, 'reporting_state'], [0.995, 'note'], [0.998, 'crash'], [1, 'sos'],
+];
+const PARKED_TYPE_CDF: ReadonlyArray<[number, ReportType]> = [
+  [0.8, 'report'], [0.83, 'battery_state'], [0.85, 'availability'], [0.87, 'check_in'], [0.89, 'doze'],
+  [0.91, 'external_power'], [0.93, 'job_state'], [0.945, 'note'], [0.955, 'reporting_mode'], [0.965, 'reporting_state'],
+  [0.98, 'gps_fix'], [0.995, 'sensor'], [1, 'sos'],
 ];
 const SENSOR_TYPE_CDF: ReadonlyArray<[number, ReportType]> = [
   [0.7, 'sensor'], [0.85, 'report'], [0.9, 'battery_state'], [0.94, 'availability'], [0.97, 'reporting_state'],
   [0.99, 'doze'], [1, 'external_power'],
 ];
 
-export function centreFor(seed: number): [number, number, string] {
-  return CENTRES[hash32(seed, 77) % CENTRES.length] as [number, number, string];
+function pick(cdf: ReadonlyArray<[number, ReportType]>, r: number): ReportType {
+  for (const [p, t] of cdf) if (r < p) return t;
+  return 'report';
 }
 
-export function phaseOf(seed: number, did: number): number {
-  return hash32(seed, did, 1) % INTERVAL;
+/** When report `date` of a unit is received; `moving`: it was made during a trip. */
+export function receivedOf(seed: number, did: number, date: number, moving: boolean): number {
+  const late = unit(seed, did, date, 3) < (moving ? LATE_RATE_MOVING : LATE_RATE_PARKED);
+  return date + (late ? 3600 + (hash32(seed, did, date, 4) % (MAX_DELAY - 3600)) : 2 + (hash32(seed, did, date, 4) % 28));
 }
 
-/** Report date and received time of report k (no existence check). */
-export function timesOf(seed: number, did: number, k: number): [number, number] {
-  const date = k * INTERVAL + phaseOf(seed, did) + (hash32(seed, did, k, 2) % 45);
-  const late = unit(seed, did, k, 3) < LATE_RATE;
-  const delay = late ? 3600 + (hash32(seed, did, k, 4) % (MAX_DELAY - 3600)) : 2 + (hash32(seed, did, k, 4) % 28);
-  return [date, date + delay];
+/** Whether unix time t falls in one of the plan's trips (ends included). */
+export function movingAt(plan: DayPlan, t: number): boolean {
+  for (const tr of plan.trips) if (t >= tr.start && t <= tr.end) return true;
+  return false;
 }
 
-function exists(u: HistoryUnit, date: number): boolean {
-  return date >= u.histFrom && (u.histUntil === null || date <= u.histUntil);
+/** When a unit's report dated `date` is received. */
+export function receivedAt(seed: number, u: HistoryUnit, date: number): number {
+  return receivedOf(seed, u.did, date, movingAt(planDay(seed, u, dayOf(seed, date)), date));
+}
+
+/** Report date and received time of the report keyed k (its date; no existence check). */
+export function timesOf(seed: number, u: HistoryUnit, k: number): [number, number] {
+  return [k, receivedAt(seed, u, k)];
+}
+
+const inGap = (plan: DayPlan, t: number): boolean => plan.gap !== null && t >= plan.gap[0] && t < plan.gap[1];
+
+function parkedDates(seed: number, did: number, plan: DayPlan, st: Stop, lo: number, hi: number, out: number[]): void {
+  const a = Math.max(st.from, lo);
+  const b = Math.min(st.to - 1, hi);
+  if (b <= a) return;
+  const off = hash32(seed, did, 40) % PARK_PERIOD;
+  const gHi = Math.ceil((b - off + PARK_JITTER) / PARK_PERIOD);
+  for (let g = Math.floor((a - off - PARK_JITTER) / PARK_PERIOD); g <= gHi; g++) {
+    const t = g * PARK_PERIOD + off + (hash32(seed, did, g, 41) % (2 * PARK_JITTER + 1)) - PARK_JITTER;
+    if (t > a && t <= b && !inGap(plan, t)) out.push(t);
+  }
+}
+
+/** The dates of a trip's reports: start, about every MOVE_STEP s, end; all 30–60 s apart. */
+function movingDates(seed: number, did: number, plan: DayPlan, s: number, e: number, lo: number, hi: number, out: number[]): void {
+  if (e <= lo || s > hi) return;
+  const m = Math.max(2, Math.round((e - s) / MOVE_STEP));
+  const step = (e - s) / m;
+  const amp = Math.max(0, Math.min(6, Math.floor((step - 31) / 2), Math.floor((59 - step) / 2)));
+  const jLo = Math.max(0, Math.floor((lo - s) / step) - 1);
+  const jHi = Math.min(m, Math.ceil((hi - s) / step) + 1);
+  for (let j = jLo; j <= jHi; j++) {
+    let t: number;
+    if (j === 0) t = s;
+    else if (j === m) t = e;
+    else {
+      const base = s + Math.floor(j * step);
+      t = amp === 0 ? base : base + (hash32(seed, did, base, 42) % (2 * amp + 1)) - amp;
+    }
+    if (t > lo && t <= hi && !inGap(plan, t)) out.push(t);
+  }
+}
+
+/** Appends to `out`, in order, the dates of the reports of one planned day dated in (lo, hi]. */
+export function reportDates(seed: number, did: number, plan: DayPlan, lo: number, hi: number, out: number[]): void {
+  if (hi < plan.start || lo >= plan.end) return;
+  const { stops, trips } = plan;
+  for (let i = 0; i < stops.length; i++) {
+    parkedDates(seed, did, plan, stops[i] as Stop, lo, hi, out);
+    const tr = trips[i];
+    if (tr) movingDates(seed, did, plan, tr.start, tr.end, lo, hi, out);
+  }
+}
+
+/** The dates of a unit's reports in (lo, hi] that exist (within its history), in order. */
+export function datesIn(seed: number, u: HistoryUnit, lo: number, hi: number): number[] {
+  const out: number[] = [];
+  lo = Math.max(lo, u.histFrom - 1);
+  if (u.histUntil !== null) hi = Math.min(hi, u.histUntil);
+  if (hi <= lo) return out;
+  for (let d = dayOf(seed, lo + 1); d <= dayOf(seed, hi); d++) reportDates(seed, u.did, planDay(seed, u, d), lo, hi, out);
+  return out;
 }
 
 const round = (n: number, places: number): number => {
@@ -113,98 +192,135 @@ const round = (n: number, places: number): number => {
   return Math.round(n * f) / f;
 };
 
-function position(seed: number, did: number, k: number, sensor: boolean): [number, number] {
-  const [clat, clng] = centreFor(seed);
-  const hlat = clat + (unit(seed, did, 10) - 0.5) * 0.3;
-  const hlng = clng + (unit(seed, did, 11) - 0.5) * 0.4;
-  if (sensor) return [hlat, hlng];
-  // parked for a block of an hour now and then: hold the block's first position
-  const kk = unit(seed, did, Math.floor(k / 6), 12) < 0.35 ? Math.floor(k / 6) * 6 : k;
-  const a = unit(seed, did, 13) * 6.283;
-  const b = unit(seed, did, 14) * 6.283;
-  return [
-    hlat + 0.03 * Math.sin(kk / 17 + a) + 0.01 * Math.sin(kk / 5.3 + b),
-    hlng + 0.04 * Math.cos(kk / 19 + a) + 0.012 * Math.sin(kk / 4.1 + b),
-  ];
-}
+const address = (seed: number, place: number): string =>
+  `${10 + (place % 890)} ${STREETS[Math.floor(place / 890) % STREETS.length] as string}, ${centreFor(seed).city}`;
 
-/** Report k of a unit, or undefined when the unit has no report k. */
-export function reportAt(seed: number, u: HistoryUnit, k: number): Report | undefined {
-  const [date, received] = timesOf(seed, u.did, k);
-  if (!exists(u, date)) return undefined;
-  const sensor = u.deviceCategory === 'sensor';
-  const [lat, lng] = position(seed, u.did, k, sensor);
-  const [plat, plng] = position(seed, u.did, k - 1, sensor);
-  const dy = (lat - plat) * 111.2;
-  const dx = (lng - plng) * 111.2 * Math.cos((lat * Math.PI) / 180);
-  const km = Math.sqrt(dx * dx + dy * dy);
-  const cdf = sensor ? SENSOR_TYPE_CDF : DEVICE_TYPE_CDF;
-  const r = unit(seed, u.did, k, 5);
-  let reportType: ReportType = 'report';
-  for (const [p, t] of cdf) {
-    if (r < p) {
-      reportType = t;
-      break;
+/** The report dated `date`, which reportDates produced for this plan. */
+export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date: number): Report {
+  const did = u.did;
+  const kind = kindOf(u);
+  const c = centreFor(seed);
+  let lat: number;
+  let lng: number;
+  let speed = 0;
+  let heading: number;
+  let odo: number;
+  let place: number;
+  let reportType: ReportType;
+  let moving = false;
+  let fixed: string | undefined;
+  const trip = plan.trips.find((tr) => date >= tr.start && date <= tr.end);
+  const r = unit(seed, did, date, 5);
+  if (trip) {
+    let seg = trip.segs[0] as Segment;
+    for (const g of trip.segs) {
+      seg = g;
+      if (date <= g.t1) break;
     }
+    const f = (date - seg.t0) / (seg.t1 - seg.t0);
+    lat = seg.lat0 + f * (seg.lat1 - seg.lat0);
+    lng = seg.lng0 + f * (seg.lng1 - seg.lng0);
+    odo = seg.odo0 + f * seg.km;
+    heading = seg.heading;
+    place = seg.street;
+    moving = true;
+    if (date === trip.start || date === trip.end) {
+      reportType = 'motion_state';
+      fixed = date === trip.start ? 'moving' : 'stopped';
+    } else {
+      speed = round(seg.kmh, 1);
+      reportType = pick(MOVING_TYPE_CDF, r);
+    }
+  } else {
+    const st = (plan.stops.find((s) => date > s.from && date < s.to) ?? plan.stops[0]) as Stop;
+    // GPS jitter: 1–6 m around where the unit stands
+    const m = 1 + 5 * unit(seed, did, date, 43);
+    const ang = 2 * Math.PI * unit(seed, did, date, 44);
+    lat = st.lat + (m * Math.sin(ang)) / 111320;
+    lng = st.lng + (m * Math.cos(ang)) / (111320 * Math.cos((st.lat * Math.PI) / 180));
+    const drift = unit(seed, did, date, 45);
+    speed = drift < 0.15 ? round(0.2 + 8 * drift, 1) : 0;
+    heading = st.heading;
+    odo = st.odo;
+    place = st.place;
+    reportType = pick(kind === 'fixed' ? SENSOR_TYPE_CDF : PARKED_TYPE_CDF, r);
   }
   const values = TYPE_VALUES[reportType];
-  const [reportValue, message] = values[hash32(seed, u.did, k, 6) % values.length] as [string, string];
-  const battery = u.lowBattery ? 5 + (hash32(seed, u.did, k, 7) % 11) : 100 - ((k + hash32(seed, u.did, 8)) % 144) * 0.5;
+  let [reportValue, message] = values[hash32(seed, did, date, 6) % values.length] as [string, string];
+  if (fixed !== undefined) [reportValue, message] = fixed === 'moving' ? ['moving', 'Unit started moving'] : ['stopped', 'Unit stopped'];
+  const h = hash32(seed, did, date, 7);
+  let battery: number;
+  if (u.lowBattery) battery = 5 + (h % 11);
+  else if (kind === 'fixed') battery = 100 - ((Math.floor(date / 86400) + hash32(seed, did, 8)) % 50);
+  else if (kind === 'person') {
+    const hour = (((date + c.tz * 3600) % 86400) + 86400) % 86400 / 3600;
+    battery = hour >= 7 && hour < 23 ? 100 - Math.round((hour - 7) * 4) - (h % 4) : 95 + (h % 6);
+  } else battery = moving ? 96 + (h % 5) : 90 + (h % 8);
   const noAddress = reportType === 'gps_fix' && reportValue === 'none';
-  const street = STREETS[hash32(seed, u.did, Math.floor(k / 3), 9) % STREETS.length] as string;
   return {
-    k,
+    k: date,
     date,
-    received,
+    received: receivedOf(seed, did, date, trip !== undefined),
     lat: round(lat, 6),
     lng: round(lng, 6),
-    alt: Math.round(1600 + 40 * Math.sin(k / 11)) / 1,
-    // the path is a smooth curve, not a road: report a plausible speed when the unit moved at all
-    speed: km < 0.001 ? 0 : round(15 + 75 * unit(seed, u.did, k, 22), 1),
-    heading: Math.round(((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360),
-    battery: Math.round(battery),
-    odometer: sensor ? null : round(5000 + (hash32(seed, u.did, 15) % 80000) + (k - 2_600_000) * 0.85, 1),
-    precision: 3 + (hash32(seed, u.did, k, 16) % 12),
-    satellites: 4 + (hash32(seed, u.did, k, 17) % 9),
-    temperature: sensor ? round(4 + 3 * Math.sin(k / 72) + unit(seed, u.did, k, 18), 1) : null,
+    alt: Math.round(c.alt + 15 * Math.sin(lat * 500) + 10 * Math.cos(lng * 400)),
+    speed,
+    heading,
+    battery,
+    odometer: kind === 'fixed' ? null : round(plan.odoStart + odo, 3),
+    precision: 3 + (hash32(seed, did, date, 16) % 12),
+    satellites: 4 + (hash32(seed, did, date, 17) % 9),
+    temperature: kind === 'fixed' ? round(4 + 3 * Math.sin(date / 43200) + unit(seed, did, date, 18), 1) : null,
     reportType,
     reportValue,
     message,
-    address: noAddress ? null : `${10 + (hash32(seed, u.did, Math.floor(k / 3), 19) % 890)} ${street}, ${centreFor(seed)[2]}`,
+    address: noAddress ? null : address(seed, place),
   };
 }
 
-/** The k range that may hold reports dated in (lo, hi]. */
-export function kRange(seed: number, did: number, lo: number, hi: number): [number, number] {
-  const phase = phaseOf(seed, did);
-  return [Math.floor((lo - phase) / INTERVAL) - 1, Math.floor((hi - phase) / INTERVAL) + 1];
+/** The report keyed k (its date), or undefined when the unit has none then. */
+export function reportAt(seed: number, u: HistoryUnit, k: number): Report | undefined {
+  const dates = datesIn(seed, u, k - 1, k);
+  if (dates[0] !== k) return undefined;
+  return reportFromPlan(seed, u, planDay(seed, u, dayOf(seed, k)), k);
 }
 
-/** The index k of the newest report received by `now`, or undefined when none is. */
+/** The key (date) of the newest report received by `now`, or undefined when none is. */
 export function latestVisibleK(seed: number, u: HistoryUnit, now: number): number | undefined {
   const top = u.histUntil === null ? now : Math.min(now, u.histUntil);
   if (top < u.histFrom) return undefined;
-  const phase = phaseOf(seed, u.did);
-  const kLo = Math.floor((u.histFrom - phase) / INTERVAL) - 1;
-  for (let k = Math.floor((top - phase) / INTERVAL) + 1; k >= kLo; k--) {
-    const [date, received] = timesOf(seed, u.did, k);
-    if (date < u.histFrom) return undefined;
-    if (received <= now && exists(u, date)) return k;
+  let hi = top;
+  let span = 1800;
+  while (hi >= u.histFrom) {
+    const lo = Math.max(hi - span, u.histFrom - 1);
+    const dates = datesIn(seed, u, lo, hi);
+    for (let i = dates.length - 1; i >= 0; i--) {
+      const d = dates[i] as number;
+      if (receivedAt(seed, u, d) <= now) return d;
+    }
+    hi = lo;
+    span *= 4;
   }
   return undefined;
 }
 
 /**
  * Until when report k stays the newest visible one: the earliest reception among later
- * reports. A report received on time bounds the search: nothing after it arrives sooner.
+ * reports. A report is received after its date, so the search stops at a later report
+ * dated after the earliest reception found so far.
  */
 export function latestValidUntil(seed: number, u: HistoryUnit, k: number): number {
   let until = Infinity;
-  for (let kk = k + 1; kk <= k + Math.ceil(MAX_DELAY / INTERVAL) + 2; kk++) {
-    const [date, received] = timesOf(seed, u.did, kk);
-    if (!exists(u, date)) break;
-    if (received < until) until = received;
-    if (received - date < 60) break;
+  let lo = k;
+  while (lo < k + 3 * 86400) {
+    const hi = lo + 3600;
+    for (const d of datesIn(seed, u, lo, hi)) {
+      if (d >= until) return until;
+      const received = receivedAt(seed, u, d);
+      if (received < until) until = received;
+    }
+    if (u.histUntil !== null && hi >= u.histUntil) break;
+    lo = hi;
   }
   return until;
 }

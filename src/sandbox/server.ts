@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { SandboxError, unauthorized } from './errors.js';
 import { FaultInjector, type FaultDecision, parseFaults } from './faults.js';
 import { control } from './handlers/control.js';
+import { truthReply } from './handlers/truth.js';
 import { errorReply, json, parseBody, readBody, type Reply, waitDrain } from './http.js';
 import { resolve, type Route } from './routes.js';
 import { SESSION_COOKIE, verifyAccessToken, verifySession } from './service/auth.js';
@@ -153,7 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     if (parts[0] === '_sandbox' && !pathError) {
       let reply: Reply;
       try {
-        reply = control(deps, method, parts, parseBody(rawBody, contentType));
+        reply = parts[1] === 'truth' ? truthReply(db, method, parts, url) : control(deps, method, parts, parseBody(rawBody, contentType));
       } catch (err) {
         reply = errorReply(err instanceof SandboxError ? err : new SandboxError(500, 'server_error', String(err)));
       }

@@ -10,6 +10,7 @@ import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync } 
 import { join } from 'node:path';
 import { BIN, startHarness, type Harness } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
+import { runPty } from '../helpers/pty.js';
 
 interface Feature {
   properties: { did: number; date: number; reportType: string; reportValue: string; lat: number; lng: number; message: string };
@@ -238,6 +239,22 @@ describe('history of many units', () => {
     const again = await h.run(['history', '2004', '--checkpoint', ck, '-o', 'ndjson']);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(again.stdout, '', 'one id with a fleet checkpoint continues from it');
+  });
+
+  test('progress on a terminal: units done of total, reports and rate on stderr; nothing on a pipe', async (t) => {
+    if (!needTool(t, 'tmux')) return;
+    await setFaults(h, 'latency=120ms');
+    try {
+      const dir = join(h.dir, 'progress');
+      const r = await runPty(['history', '--all-units', '--from', '1d', '--concurrency', '2', '--out-dir', dir], h.env, { cols: 120 });
+      assert.equal(r.code, 0, r.transcript);
+      assert.match(r.transcript, /history: [\d,]+ reports, \d+\/\d+ units · [\d.,]+\/s/, 'the progress line was drawn');
+      const piped = await h.run(['history', '--all-units', '--from', '1d', '--concurrency', '2', '--out-dir', join(h.dir, 'progress2')]);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.equal(piped.stderr, '', 'nothing on a pipe');
+    } finally {
+      await setFaults(h, '');
+    }
   });
 
   test('a 429 storm across the pool slows it down but loses nothing', async () => {

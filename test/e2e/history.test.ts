@@ -66,13 +66,13 @@ describe('history', () => {
   const paths = (): string[] => h.sandbox.requests.map((r) => r.path);
 
   test('every format parses back to the same reports, from one request with the window as sent', async () => {
-    const window = ['--from', String(T0 - 6 * HOUR), '--to', String(T0)];
+    const window = ['--from', String(T0 - 12 * HOUR), '--to', String(T0)];
     h.sandbox.clearRequests();
     const json = await h.json<Feature[]>(['history', String(did), ...window]);
-    assert.deepEqual(paths(), [`/reports/history/${did}/from:${T0 - 6 * HOUR}/to:${T0}/`]);
+    assert.deepEqual(paths(), [`/reports/history/${did}/from:${T0 - 12 * HOUR}/to:${T0}/`]);
     assert.equal(h.sandbox.requests[0]?.auth.cookie, true, 'unversioned endpoint: the session cookie');
     assert.ok(json.length > 20, `${json.length} reports`);
-    assert.ok(json.every((f) => f.type === 'Feature' && f.properties.did === did && f.properties.date > T0 - 6 * HOUR && f.properties.date <= T0));
+    assert.ok(json.every((f) => f.type === 'Feature' && f.properties.did === did && f.properties.date > T0 - 12 * HOUR && f.properties.date <= T0));
     const run = async (format: string): Promise<string> => {
       const r = await h.run(['history', String(did), ...window, '-o', format]);
       assert.equal(r.code, 0, r.stderr);
@@ -159,7 +159,7 @@ describe('history', () => {
 
   test('--follow prints new and late reports once as the clock moves, and exits 0 on SIGINT', async () => {
     setClock(T0);
-    const from = T0 - 2 * HOUR;
+    const from = T0 - 6 * HOUR; // a parked unit reports only every 10–30 minutes
     const p = spawnCli(h, ['history', String(did), '--follow', '--interval', '1s', '--from', String(from), '-o', 'ndjson']);
     try {
       await until('the first reply', () => p.out().split('\n').length > 5);

@@ -15,6 +15,10 @@ export function memoryIO(tty = false, columns = 80): MemoryIO {
       chunks.push(text);
       io.writes++;
     },
+    outBytes: async (bytes) => {
+      chunks.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8'));
+      io.writes++;
+    },
     err: () => undefined,
     flush: async () => undefined,
     text: () => chunks.join(''),

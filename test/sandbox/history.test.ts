@@ -25,7 +25,8 @@ describe('reports history', () => {
     const r = await c.s('GET', '/reports/history/2004/');
     assert.equal(r.headers['transfer-encoding'], 'chunked');
     const fs = arr(r.json.features);
-    assert.ok(fs.length > 900 && fs.length <= 1008, `got ${fs.length}`);
+    // parked: one report per 10–30 minutes (at least 336 a week, less a few gaps); driving adds one per 30–60 s
+    assert.ok(fs.length > 500 && fs.length < 20_000, `got ${fs.length}`);
     const ds = dates(fs);
     assert.deepEqual(ds, [...ds].sort((a, b) => a - b));
     assert.ok(ds[0]! >= T0 - 7 * 86400 && ds[ds.length - 1]! <= T0);
@@ -45,7 +46,7 @@ describe('reports history', () => {
   test('from/to select by report date: date > from and date <= to', async () => {
     const all = await history('/reports/history/2005/');
     const from = T0 - 86400;
-    const to = T0 - 86400 + 4 * 3600;
+    const to = T0 - 86400 + 12 * 3600;
     const sel = await history(`/reports/history/2005/from:${from}/to:${to}/`);
     const expected = all.filter((f) => num(f.properties!.date) > from && num(f.properties!.date) <= to);
     assert.ok(sel.length >= 20);
@@ -89,7 +90,7 @@ describe('reports history', () => {
 
   test('history keeps growing as the clock advances', async () => {
     const before1 = (await history('/reports/history/2006/')).length;
-    c.sb.setNow((T0 + 7200) * 1000);
+    c.sb.setNow((T0 + 6 * 3600) * 1000);
     const after1 = await history('/reports/history/2006/');
     c.sb.setNow(T0 * 1000);
     assert.ok(after1.length >= before1 + 10, `${before1} → ${after1.length}`);

@@ -31,6 +31,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'HTTPS_PROXY', text: 'proxy for requests to the service (also https_proxy, HTTP_PROXY)' },
   { name: 'NO_PROXY', text: 'comma-separated hosts reached without the proxy' },
   { name: 'XDG_CONFIG_HOME, XDG_DATA_HOME', text: 'base directories of the configuration and data directories' },
+  { name: 'BROWSER', text: 'the browser trackctl map opens pages with (default: xdg-open, open or start)' },
 ];
 
 export const EXIT_CODES: readonly Entry[] = [
@@ -72,6 +73,7 @@ stdout carries data only; progress, warnings and errors go to stderr.
                         csv     RFC 4180 with a header row; formula-like cells neutralised
                         yaml    the records as a YAML sequence or mapping
                         history also writes geojson, gpx and kml
+                        html    a map page (history, units); on a terminal, to a file
   --fields a,b,c        only these fields, in this order (checked before any request)
   --no-header           omit the header row (table, csv)
   --raw                 print the service's reply body unchanged

@@ -17,7 +17,7 @@ import type { Context } from '../../context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
-import { openGroupedSink, openHistorySink, type HistoryFormat, type HistorySink, type UnitGroupedSink } from '../../io/geo/sink.js';
+import { openGroupedSink, openHistorySink, type HistorySink, type UnitGroupedSink } from '../../io/geo/sink.js';
 import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/outdir.js';
 import type { OutputOptions } from '../../io/output.js';
 import { startProgress, type Progress } from '../../io/progress.js';
@@ -27,6 +27,7 @@ import { Cursor, Poll } from './cursor.js';
 import { FleetCheckpoint } from './fleet-checkpoint.js';
 import { pause, watchInterrupts, type Interrupts } from './follow.js';
 import type { HistoryPlan } from './options.js';
+import type { HistoryOutput } from './output.js';
 import { streamQuery } from './query.js';
 
 /** Formats that cannot be followed: each is a document written whole. */
@@ -49,9 +50,13 @@ export function checkFleetPlan(plan: HistoryPlan, format: string, raw: boolean):
     throw new UsageError(`-o ${format} is a document written whole; it cannot be used with --follow over several units (use ndjson, csv or table)`);
   }
   if (plan.outDir !== undefined && EXTENSIONS[format] === undefined) throw new UsageError(`-o ${format} cannot be written to --out-dir`);
+  // One Parquet stream is readable only once whole, yet units are checkpointed as they complete: a kill would lose them.
+  if (format === 'parquet' && plan.checkpoint !== undefined && plan.outDir === undefined) {
+    throw new UsageError('-o parquet with --checkpoint over several units needs --out-dir (a file per unit, put in place when whole)');
+  }
 }
 
-export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryFormat, out: OutputOptions): Promise<void> {
+export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
   checkFleetPlan(plan, format, ctx.globals.raw === true);
   if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
   const file = plan.checkpoint;
@@ -94,7 +99,7 @@ class FleetRun {
   constructor(
     private readonly ctx: Context,
     private readonly plan: HistoryPlan,
-    private readonly format: HistoryFormat,
+    private readonly format: HistoryOutput,
     private readonly out: OutputOptions,
     private readonly checkpoint: FleetCheckpoint | undefined,
   ) {
@@ -255,17 +260,22 @@ class FleetRun {
       return new DirTarget(dir, this.checkpoint !== undefined);
     }
     if (this.format === 'gpx' || this.format === 'kml') return new GroupedTarget(openGroupedSink(this.format, this.out, title), await Spool.create());
-    return new StreamTarget(this.openSink(this.out, title));
+    return new StreamTarget(await this.openSink(this.out, title));
   }
 
-  private openSink(out: OutputOptions, title: string): HistorySink {
+  private async openSink(out: OutputOptions, title: string): Promise<HistorySink> {
+    if (this.format === 'parquet') {
+      // Loaded only when asked for; every record carries its did (a column).
+      const { openParquetStream } = await import('../../io/parquet/index.js');
+      return openParquetStream(out.io.stdout, { createdBy: `trackctl ${this.ctx.version}` });
+    }
     const columns = this.format === 'csv' ? CSV_COLUMNS : FLEET_TABLE_COLUMNS;
     return openHistorySink({ format: this.format, out, title, columns, flat: flatReport });
   }
 
   private async openFile(path: string, title: string): Promise<FileSink> {
     const file = fileIO(path);
-    return { sink: this.openSink({ ...this.out, io: file.io, tty: false, color: false }, title), close: file.close };
+    return { sink: await this.openSink({ ...this.out, io: file.io, tty: false, color: false }, title), close: file.close };
   }
 }
 

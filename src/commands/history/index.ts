@@ -8,9 +8,21 @@ const FORMATS_HELP = `
 Output (-o): table (default; DATE relative on a terminal, RFC 3339 when piped), csv (date as unix
 seconds), json (an array of the features as the service sent them, GeoJSON Feature objects), ndjson
 (one feature a line, like curl … | jq -c '.features[]'), yaml, geojson (a FeatureCollection),
-gpx (GPX 1.1, one track), kml (KML 2.2, a placemark per report plus the track). With --fields,
-json, ndjson and yaml print flat records of the chosen properties. Output streams: reports are
-written as they arrive and memory stays flat however long the history.
+gpx (GPX 1.1, one track), kml (KML 2.2, a placemark per report plus the track), html (a map page
+that opens offline; on a terminal it is written to a file; trackctl map history … opens it), parquet
+(to a file: > FILE, --output-file or --out-dir, never a terminal; not with --follow). With --fields, json, ndjson
+and yaml print flat records of the chosen properties. Output streams: reports are written as
+they arrive and memory stays flat however long the history.
+
+Parquet: one typed, nullable column per report property, named as the service names it (aid, did
+int64; date timestamp in milliseconds, UTC; lat, lng, alt, speed, heading, battery, odometer,
+precision, temperature double; satellites int32; the rest UTF-8 text), written in row groups of
+50,000 reports. lat and lng are the geometry's coordinates. Numbers sent as text are read as
+numbers; properties the interface does not name, and values that fit no column, go to "extra"
+(a JSON object, null when empty). Readable by DuckDB, pyarrow, pandas and Spark.
+
+--output-file FILE (one unit, any format) writes the output to a temporary file beside FILE and
+renames it over FILE once whole: a run that fails or is interrupted leaves FILE as it was.
 
 Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00:00Z), now, and relative forms
 (15m, 2h ago, 3d). Without --from, --received-after or --all: the last 24 hours.
@@ -63,6 +75,7 @@ export function registerHistory(program: Command, ctx: Context): void {
     .option('--follow', 'keep polling for newly received reports until Ctrl-C')
     .option('--interval <duration>', 'time between polls with --follow (default 30s)')
     .option('--checkpoint <file>', 'print only reports received since the run that last saved FILE, then save it')
+    .option('--output-file <file>', 'write the output to FILE (put in place only once whole) instead of stdout')
     .addHelpText('after', FORMATS_HELP)
     .addHelpText(
       'after',
@@ -72,6 +85,7 @@ export function registerHistory(program: Command, ctx: Context): void {
         'trackctl history 2004 --from 3d --types sos,crash',
         'trackctl history 2004 --all -o ndjson | jq -c \'select(.properties.battery < 20)\'',
         'trackctl history 2004 --from 1d -o gpx > track.gpx',
+        'trackctl history 2004 --from 7d -o parquet --output-file week.parquet',
         'trackctl history 2004 --follow --interval 1m',
         'trackctl history 2004 --checkpoint unit-2004.ckpt -o ndjson > batch.tmp && cat batch.tmp >> reports.ndjson',
         'trackctl history 2004 2005 2016 --from 1d -o csv > three.csv',

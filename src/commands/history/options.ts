@@ -20,6 +20,7 @@ export interface HistoryOptions {
   concurrency?: string;
   outDir?: string;
   partition?: string;
+  outputFile?: string;
 }
 
 export const PARTITIONS = ['unit', 'day'] as const;
@@ -40,6 +41,8 @@ export interface HistoryPlan {
   follow: boolean;
   intervalMs: number;
   checkpoint: string | undefined;
+  /** --output-file: the data goes to this file, put in place when whole, instead of stdout. */
+  outputFile: string | undefined;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -111,6 +114,7 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): 
   const intervalS = parseDuration(opts.interval ?? DEFAULT_INTERVAL);
   if (intervalS < 1) throw new UsageError(`invalid --interval "${opts.interval}": at least 1s`);
   if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
+  if (opts.outputFile !== undefined && opts.outputFile.trim() === '') throw new UsageError('invalid --output-file: empty file name');
 
   const window: HistoryQuery = {};
   if (from !== undefined) window.from = from;
@@ -130,5 +134,6 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): 
     follow: opts.follow === true,
     intervalMs: intervalS * 1000,
     checkpoint: opts.checkpoint,
+    outputFile: opts.outputFile,
   };
 }

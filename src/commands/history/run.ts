@@ -3,7 +3,7 @@ import type { Api } from '../../api/client.js';
 import { withFileLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
 import { ApiError, NetworkError, UsageError } from '../../errors.js';
-import { HISTORY_FORMATS, openHistorySink, type HistorySink } from '../../io/geo/sink.js';
+import type { HistorySink } from '../../io/geo/sink.js';
 import { countBatches, startProgress } from '../../io/progress.js';
 import type { Run } from '../action.js';
 import { loadCheckpoint, saveCheckpoint, type CheckpointScope } from './checkpoint.js';
@@ -12,6 +12,7 @@ import { Cursor, Poll } from './cursor.js';
 import { isFleetCheckpoint } from './fleet-checkpoint.js';
 import { pause, watchInterrupts, type Interrupts } from './follow.js';
 import { parsePlan, type HistoryOptions, type HistoryPlan } from './options.js';
+import { checkOutput, HISTORY_OUTPUTS, openOutput } from './output.js';
 import { streamQuery, streamRaw } from './query.js';
 
 /** Consecutive failed polls --follow rides out (with a warning) before it gives up. */
@@ -29,8 +30,11 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
 
 const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now());
-  const { format, out } = await ctx.outputAs(HISTORY_FORMATS);
+  const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS);
+  checkOutput(ctx, plan, format);
+  if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');
   if (plan.fleet || (plan.checkpoint !== undefined && (await isFleetCheckpoint(plan.checkpoint)))) {
+    if (plan.outputFile !== undefined) throw new UsageError('--output-file writes the history of one unit; for several, use --out-dir or redirect stdout');
     const { runFleet } = await import('./fleet.js');
     return runFleet(ctx, plan, format, out);
   }
@@ -39,9 +43,9 @@ const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
   }
   const columns = format === 'csv' ? CSV_COLUMNS : TABLE_COLUMNS;
   // A download to a file or pipe shows its count and rate on a terminal's stderr (on stdout the rows are the progress).
-  const progress = startProgress(ctx.io, { label: `downloading history of unit ${plan.id}:`, unit: 'reports', quiet: ctx.globals.quiet || plan.follow || ctx.io.stdoutIsTTY, env: ctx.env });
+  const progress = startProgress(ctx.io, { label: `downloading history of unit ${plan.id}:`, unit: 'reports', quiet: ctx.globals.quiet || plan.follow || (ctx.io.stdoutIsTTY && plan.outputFile === undefined), env: ctx.env });
   ctx.onDispose(() => progress.stop());
-  const sink = countBatches(openHistorySink({ format, out, title: `Unit ${plan.id}`, columns, flat: flatReport }), progress);
+  const sink = countBatches(await openOutput(ctx, plan, format, out, { title: `Unit ${plan.id}`, columns, flat: flatReport }), progress);
   const scope: CheckpointScope = { unit: plan.id, reportTypes: plan.reportTypes };
   const file = plan.checkpoint;
   if (file !== undefined) {

@@ -16,7 +16,9 @@ export function registerAllUnits(program: Command, ctx: Context): void {
     .addHelpText(
       'after',
       `${examples('trackctl units', 'trackctl units --stale 1d', 'trackctl units --category sensor --low-battery 25 -o json', 'trackctl units -o csv --fields category,id,name,lastBatteryLevel')}` +
-        '\nOn a terminal a summary line (counts, stale units, low batteries) follows on stderr; --quiet drops it.\n',
+        '\nOn a terminal a summary line (counts, stale units, low batteries) follows on stderr; --quiet drops it.\n' +
+        '-o html: a map page of the units\' last positions, coloured by state (moving: reported in the last 10 min;\n' +
+        'stale: no report for the --stale time, default 1d; stopped: between); trackctl map units opens it.\n',
     )
     .action(lazyAction(ctx, () => import('./list.js')));
 }

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
 import { parseDuration } from '../../io/format-time.js';
-import { renderList, renderRaw } from '../../io/output.js';
+import { OUTPUT_FORMATS, renderList, renderRaw } from '../../io/output.js';
 import { allUnitColumns, isLowBattery, isStale, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
 import type { Context } from '../../context.js';
@@ -15,6 +15,8 @@ interface UnitsOptions {
 
 const DEFAULT_STALE_S = 24 * 3600;
 const DEFAULT_LOW_PCT = 20;
+/** The shared formats, and html: a map of the units' last positions. */
+const UNITS_FORMATS = [...OUTPUT_FORMATS, 'html'] as const;
 const LABEL: Record<UnitCategory, [string, string]> = {
   device: ['device', 'devices'],
   sensor: ['sensor', 'sensors'],
@@ -68,7 +70,8 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const category = opts.category === undefined ? undefined : parseCategory(opts.category);
   const staleS = opts.stale === undefined ? undefined : parseStale(opts.stale);
   const lowPct = opts.lowBattery === undefined ? undefined : parsePercent(opts.lowBattery);
-  const out = await ctx.output();
+  const { format, out: options } = await ctx.outputAs(UNITS_FORMATS);
+  const out = { ...options, format: format === 'html' ? 'table' : format };
   const all = await getAllUnits(await ctx.api());
   if (ctx.globals.raw) return renderRaw(all.raw, out);
 
@@ -88,6 +91,11 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   );
   const staleThreshold = staleS ?? DEFAULT_STALE_S;
   const lowThreshold = lowPct ?? DEFAULT_LOW_PCT;
+  if (format === 'html') {
+    const { writeUnitsPage } = await import('../../io/map/units.js');
+    await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold });
+    return;
+  }
   await renderList(shown, allUnitColumns(nowMs, staleThreshold, lowThreshold), out);
   if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No units match.');
   summarize(ctx, shown, staleThreshold, lowThreshold);

@@ -5,7 +5,7 @@
  * them; gpx and kml are documents; table, csv and yaml (and json/ndjson with --fields)
  * go through the shared output layer's streaming writer.
  */
-import type { HistoryItem } from '../../api/history.js';
+import { reportBytes, type HistoryItem } from '../../api/history.js';
 import type { ReportFeature } from '../../api/types.js';
 import { openStream, type Column, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from '../output.js';
 import { compactJson, prettyJsonArrayItem } from '../render/json.js';
@@ -13,7 +13,7 @@ import { TrackBuffer } from './coords.js';
 import { gpxEnd, gpxFooter, gpxHeader, gpxPoint, gpxStart, gpxTrackEnd, gpxTrackStart } from './gpx.js';
 import { kmlEnd, kmlFolderEnd, kmlFolderStart, kmlPlacemark, kmlStart, kmlTrack } from './kml.js';
 
-export const HISTORY_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml', 'geojson', 'gpx', 'kml'] as const;
+export const HISTORY_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml', 'geojson', 'gpx', 'kml', 'html'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
 
 export interface HistorySink {
@@ -56,6 +56,8 @@ function drained(out: OutputOptions): Promise<void> {
 interface DocumentFormat {
   start(first: ReportFeature | undefined): string;
   item(item: HistoryItem, index: number): string;
+  /** A batch as bytes, the same as its items' text, when that can be had without text (reports as sent). */
+  bytes?(items: readonly HistoryItem[], index: number): Uint8Array | undefined;
   end(): Iterable<string>;
 }
 
@@ -63,7 +65,7 @@ function documentFormat(format: 'ndjson' | 'json' | 'geojson' | 'gpx' | 'kml', t
   const nameOf = (f: ReportFeature | undefined): string => (typeof f?.properties.name === 'string' && f.properties.name !== '' ? f.properties.name : title);
   switch (format) {
     case 'ndjson':
-      return { start: () => '', item: (item) => `${featureLine(item)}\n`, end: () => [] };
+      return { start: () => '', item: (item) => `${featureLine(item)}\n`, bytes: (items) => reportBytes(items, '', '\n', '\n'), end: () => [] };
     case 'json': {
       let empty = true;
       return {
@@ -76,6 +78,7 @@ function documentFormat(format: 'ndjson' | 'json' | 'geojson' | 'gpx' | 'kml', t
       return {
         start: () => '{"type":"FeatureCollection","features":[\n',
         item: (item, i) => `${i === 0 ? '' : ',\n'}${featureLine(item)}`,
+        bytes: (items, i) => reportBytes(items, i === 0 ? '' : ',\n', ',\n', ''),
         end: () => ['\n]}\n'],
       };
     case 'gpx':
@@ -105,6 +108,14 @@ class DocumentSink implements HistorySink {
     if (items.length === 0) return;
     let text = this.started ? '' : this.doc.start(items[0]?.feature);
     this.started = true;
+    const { io } = this.out;
+    const bytes = io.outBytes ? this.doc.bytes?.(items, this.count) : undefined;
+    if (bytes !== undefined) {
+      this.count += items.length;
+      if (text !== '') await io.out(text);
+      await io.outBytes?.(bytes);
+      return;
+    }
     for (const item of items) text += this.doc.item(item, this.count++);
     await this.out.io.out(text);
   }
@@ -152,6 +163,7 @@ class RecordSink implements HistorySink {
 
 export function openHistorySink(opts: SinkOptions): HistorySink {
   const { format, out } = opts;
+  if (format === 'html') return htmlSink(out);
   const fields = out.fields !== undefined;
   if (format === 'gpx' || format === 'kml' || format === 'geojson' || ((format === 'json' || format === 'ndjson') && !fields)) {
     return new DocumentSink(documentFormat(format, opts.title), out);
@@ -206,5 +218,20 @@ export function openGroupedSink(format: 'gpx' | 'kml', out: OutputOptions, title
       await out.io.out(format === 'gpx' ? gpxFooter() : kmlEnd());
       await drained(out);
     },
+  };
+}
+
+/** -o html: a map page (src/io/map/), loaded with Leaflet on first use, so other formats never load it. */
+function htmlSink(out: OutputOptions): HistorySink {
+  let loaded: HistorySink | undefined;
+  let loading: Promise<HistorySink> | undefined;
+  const open = (): Promise<HistorySink> => (loading ??= import('../map/history-sink.js').then((m) => (loaded = new m.HtmlHistorySink(out))));
+  return {
+    get count() {
+      return loaded?.count ?? 0;
+    },
+    write: async (items) => (await open()).write(items),
+    flush: async () => (await open()).flush(),
+    end: async () => (await open()).end(),
   };
 }

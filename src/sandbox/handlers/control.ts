@@ -54,7 +54,7 @@ export function control(deps: ControlDeps, method: string, parts: string[], body
     }
     default:
       throw notFound(
-        `no sandbox control endpoint ${method} /${parts.join('/')} (known: GET|DELETE /_sandbox/requests, GET|POST /_sandbox/clock, GET|POST /_sandbox/faults)`,
+        `no sandbox control endpoint ${method} /${parts.join('/')} (known: GET|DELETE /_sandbox/requests, GET|POST /_sandbox/clock, GET|POST /_sandbox/faults, GET /_sandbox/truth/<did>)`,
       );
   }
 }

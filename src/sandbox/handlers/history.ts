@@ -3,7 +3,8 @@
  * Streams `{features: [...], success}`, generating reports on the fly in ~64 KB chunks with backpressure.
  */
 import { badRequest, invalidValue, notFound } from '../errors.js';
-import { featureJson, kRange, MAX_DELAY, REPORT_TYPES, reportAt, timesOf } from '../history.js';
+import { dayOf, planDay } from '../drive.js';
+import { featureJson, MAX_DELAY, movingAt, receivedOf, REPORT_TYPES, reportDates, reportFromPlan } from '../history.js';
 import { ChunkBuffer, type RequestCtx, type StreamReply } from '../http.js';
 import type { Route } from '../routes.js';
 import { pathId } from '../validate.js';
@@ -85,18 +86,23 @@ function unitHistory(c: RequestCtx, did: number, q: HistoryQuery): StreamReply {
   const hi = Math.min(q.to ?? Infinity, now, u.histUntil ?? Infinity);
   return streamReply(async (buf) => {
     if (hi <= lo) return;
-    const [kLo, kHi] = kRange(seed, did, lo, hi);
     let first = true;
-    for (let k = kLo; k <= kHi; k++) {
-      const [date, received] = timesOf(seed, did, k);
-      if (date <= lo || date > hi || received > now) continue;
-      if (q.from !== undefined && date <= q.from) continue;
-      if (q.lastQueryTime !== undefined && received <= q.lastQueryTime) continue;
-      const r = reportAt(seed, u, k);
-      if (!r || (q.reportTypes && !q.reportTypes.has(r.reportType))) continue;
-      const pending = buf.push((first ? '' : ',') + featureJson(aid, did, nameJson, r));
-      first = false;
-      if (pending) await pending;
+    const dates: number[] = [];
+    // a day at a time: a day's dates are a few hundred numbers, its reports are made one by one
+    for (let d = dayOf(seed, lo + 1); d <= dayOf(seed, hi); d++) {
+      const plan = planDay(seed, u, d);
+      dates.length = 0;
+      reportDates(seed, did, plan, lo, hi, dates);
+      for (const date of dates) {
+        const received = receivedOf(seed, did, date, movingAt(plan, date));
+        if (received > now) continue;
+        if (q.lastQueryTime !== undefined && received <= q.lastQueryTime) continue;
+        const r = reportFromPlan(seed, u, plan, date);
+        if (q.reportTypes && !q.reportTypes.has(r.reportType)) continue;
+        const pending = buf.push((first ? '' : ',') + featureJson(aid, did, nameJson, r));
+        first = false;
+        if (pending) await pending;
+      }
     }
   });
 }

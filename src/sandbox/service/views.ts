@@ -59,7 +59,7 @@ export function unitPiece(db: Db, u: UnitEntry, now: number): Buffer {
   const seed = db.state.seed;
   const k = latestVisibleK(seed, u, now);
   const piece = Buffer.from(`,"${u.did}":${JSON.stringify(unitView(db, u, now, k))}`, 'utf8');
-  const [from, until] = k === undefined ? [now, now + 1] : [timesOf(seed, u.did, k)[1], latestValidUntil(seed, u, k)];
+  const [from, until] = k === undefined ? [now, now + 1] : [timesOf(seed, u, k)[1], latestValidUntil(seed, u, k)];
   rendered.set(u, { k, from, until, name: u.name, isActive: u.isActive, guard: u.guard, groupMember: [...u.groupMember], piece });
   return piece;
 }

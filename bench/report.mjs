@@ -1,0 +1,59 @@
+// Benchmark: `trackctl report summary` over the sandbox's bench unit against `trackctl history -o ndjson`
+// of the same reply, in the same run (the report streams the history through the summary's state
+// machine; the target is at least half the history's throughput). Not part of npm test.
+// Needs: npm run build, GNU time (/usr/bin/time) for peak RSS.
+// Usage: node bench/report.mjs [reports]   (default 1,000,000)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
+const BIN = join(root, 'bin/trackctl.js');
+const N = Number(process.argv[2] ?? 1_000_000);
+const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+const fmt = (n, d = 1) => n.toFixed(d);
+
+function measure(cmd, env) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const args = TIME ? [TIME, '-v', 'sh', '-c', cmd] : ['sh', '-c', cmd];
+    const child = spawn(args[0], args.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-1500)}`));
+      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
+      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
+    });
+  });
+}
+
+const sandbox = await startSandbox({ port: 0, benchReports: N, quiet: true });
+const dir = mkdtempSync(join(tmpdir(), 'trackctl-bench-report-'));
+const env = {
+  PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', TRACKCTL_CONFIG_DIR: join(dir, 'config'), TRACKCTL_DATA_DIR: join(dir, 'data'),
+  TRACKCTL_BASE_URL: sandbox.url, TRACKCTL_CREDENTIAL_STORE: 'file', TRACKCTL_TIMEOUT: '600s', TRACKCTL_EMAIL: 'demo@example.com', TRACKCTL_PASSWORD: 'demo',
+};
+try {
+  const cli = `"${process.execPath}" "${BIN}"`;
+  const history = [];
+  const summary = [];
+  for (let i = 0; i < 3; i++) {
+    history.push(await measure(`${cli} history ${BENCH_UNIT_ID} --from 0 -o ndjson > /dev/null`, env));
+    summary.push(await measure(`${cli} report summary ${BENCH_UNIT_ID} --from 0 --tz UTC -o ndjson > /dev/null`, env));
+  }
+  const median = (xs) => [...xs].sort((a, b) => a.seconds - b.seconds)[1];
+  const [h, s] = [median(history), median(summary)];
+  console.log(`\n${N.toLocaleString('en-US')} reports (median of 3, interleaved)`);
+  for (const [name, r] of [['history -o ndjson', h], ['report summary', s]]) {
+    console.log(`  ${name.padEnd(20)} ${fmt(r.seconds, 2).padStart(7)} s  ${Math.round(N / r.seconds).toLocaleString('en-US').padStart(10)} reports/s  peak RSS ${r.rssMB === undefined ? 'n/a' : `${fmt(r.rssMB, 0)} MB`}`);
+  }
+  console.log(`  ratio (summary throughput / history throughput): ${fmt(h.seconds / s.seconds, 2)} (target ≥ 0.5)`);
+} finally {
+  await sandbox.close();
+  rmSync(dir, { recursive: true, force: true });
+}

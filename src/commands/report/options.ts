@@ -1,0 +1,81 @@
+/** `report` flags → a plan; every check before anything is sent. */
+import type { HistoryQuery } from '../../api/history.js';
+import { UsageError } from '../../errors.js';
+import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseDuration, parseTime } from '../../io/format-time.js';
+import { localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
+import { parseConcurrency, parseReportTypes } from '../history/options.js';
+
+export interface ReportOptions {
+  group?: string;
+  category?: string;
+  allUnits?: boolean;
+  from?: string;
+  to?: string;
+  concurrency?: string;
+  geofence?: string;
+  tz?: string;
+  minTripDistance?: string;
+  minTripDuration?: string;
+  minStop?: string;
+  maxGap?: string;
+  speedThreshold?: string;
+  reorderWindow?: string;
+  motionState?: boolean;
+  types?: string[];
+}
+
+export interface ReportPlan {
+  selection: UnitSelection;
+  window: HistoryQuery & { from: number; to: number };
+  concurrency: number;
+  params: ReportParams;
+  tz: string;
+  geofence: string | undefined;
+}
+
+export const DEFAULT_WINDOW_S = 24 * 3600;
+
+function time(value: string | undefined, flag: string, nowMs: number): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const s = Math.floor(parseTime(value, nowMs));
+    if (s < 0) throw new Error('before 1970');
+    return s;
+  } catch (err) {
+    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
+  }
+}
+
+function duration(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseDuration(value);
+  } catch (err) {
+    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
+  }
+}
+
+export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean): ReportPlan {
+  const selection = parseSelection(args, opts);
+  const now = Math.floor(nowMs / 1000);
+  const to = time(opts.to, '--to', nowMs) ?? now;
+  const from = time(opts.from, '--from', nowMs) ?? to - DEFAULT_WINDOW_S;
+  if (from > to) throw new UsageError(`--from (${new Date(from * 1000).toISOString()}) is after --to (${new Date(to * 1000).toISOString()})`);
+  const params = validateParams({
+    minTripDistanceKm: opts.minTripDistance,
+    minTripDurationS: duration(opts.minTripDuration, '--min-trip-duration'),
+    minStopDurationS: duration(opts.minStop, '--min-stop'),
+    maxGapS: duration(opts.maxGap, '--max-gap'),
+    speedThreshold: opts.speedThreshold,
+    reorderWindowS: duration(opts.reorderWindow, '--reorder-window'),
+    useMotionState: opts.motionState,
+  });
+  if (params.maxGapS === 0) throw new UsageError('invalid --max-gap: must be longer than 0s');
+  const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
+  if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
+  const reportTypes = parseReportTypes(opts.types);
+  const window: ReportPlan['window'] = { from, to };
+  if (reportTypes) window.reportTypes = reportTypes;
+  return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence };
+}

@@ -1,0 +1,197 @@
+/**
+ * `report trips|stops|summary|geofence`: select units, stream each unit's history through
+ * its processor (src/reports/, constant memory per unit), render the records as they complete.
+ */
+import type { Api } from '../../api/client.js';
+import type { HistoryItem } from '../../api/history.js';
+import { AuthError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
+import { runPool } from '../../fleet/pool.js';
+import { resolveUnits, type SelectedUnit } from '../../fleet/select.js';
+import type { HistorySink } from '../../io/geo/sink.js';
+import { openStream, type Column, type Rec } from '../../io/output.js';
+import { startProgress } from '../../io/progress.js';
+import { openGeoStream, type GeoRecord } from '../../io/report-geo.js';
+import {
+  loadFences,
+  stopProcessor,
+  summaryProcessor,
+  tripProcessor,
+  visitProcessor,
+  type Fence,
+  type Stop,
+  type TripWithPath,
+  type UnitProcessor,
+} from '../../reports/index.js';
+import type { Run } from '../action.js';
+import { streamQuery } from '../history/query.js';
+import { parseReportPlan, type ReportOptions, type ReportPlan } from './options.js';
+
+type Kind = 'trips' | 'stops' | 'summary' | 'geofence';
+
+const TABLE_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
+const FORMATS: Record<Kind, readonly string[]> = {
+  trips: [...TABLE_FORMATS, 'geojson', 'gpx', 'html'],
+  stops: [...TABLE_FORMATS, 'geojson', 'html'],
+  summary: TABLE_FORMATS,
+  geofence: TABLE_FORMATS,
+};
+
+const unitCol: Column = { key: 'did', header: 'UNIT', kind: 'number', priority: 3 };
+const nameCol: Column = { key: 'name', header: 'NAME', shrink: true, priority: 2 };
+const COLUMNS: Record<Kind, Column[]> = {
+  trips: [
+    unitCol, nameCol,
+    { key: 'start', header: 'START', kind: 'time', priority: 3 },
+    { key: 'end', header: 'END', kind: 'time', priority: 2 },
+    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 1 },
+    { key: 'distanceKm', header: 'KM', kind: 'number', priority: 3 },
+    { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 1 },
+    { key: 'avgSpeed', header: 'AVG SPEED', kind: 'number', priority: 0 },
+    { key: 'startLat', header: 'START LAT', kind: 'number', priority: -1 },
+    { key: 'startLng', header: 'START LNG', kind: 'number', priority: -1 },
+    { key: 'startAddress', header: 'FROM', shrink: true },
+    { key: 'endLat', header: 'END LAT', kind: 'number', priority: -1 },
+    { key: 'endLng', header: 'END LNG', kind: 'number', priority: -1 },
+    { key: 'endAddress', header: 'TO', shrink: true },
+    { key: 'drivingTime', header: 'DRIVING S', kind: 'number', priority: -1 },
+  ],
+  stops: [
+    unitCol, nameCol,
+    { key: 'arrival', header: 'ARRIVAL', kind: 'time', priority: 3 },
+    { key: 'departure', header: 'DEPARTURE', kind: 'time', priority: 2 },
+    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 2 },
+    { key: 'lat', header: 'LAT', kind: 'number', priority: 0 },
+    { key: 'lng', header: 'LNG', kind: 'number', priority: 0 },
+    { key: 'address', header: 'ADDRESS', shrink: true },
+  ],
+  summary: [
+    unitCol, nameCol,
+    { key: 'day', header: 'DAY', priority: 3 },
+    { key: 'distanceKm', header: 'KM', kind: 'number', priority: 3 },
+    { key: 'drivingTime', header: 'DRIVING S', kind: 'number', priority: 2 },
+    { key: 'stoppedTime', header: 'STOPPED S', kind: 'number', priority: 1 },
+    { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 1 },
+    { key: 'trips', header: 'TRIPS', kind: 'number', priority: 2 },
+    { key: 'firstReport', header: 'FIRST', kind: 'time', priority: 0 },
+    { key: 'lastReport', header: 'LAST', kind: 'time', priority: 0 },
+    { key: 'startOdometer', header: 'ODO START', kind: 'number', priority: -1 },
+    { key: 'endOdometer', header: 'ODO END', kind: 'number', priority: -1 },
+  ],
+  geofence: [
+    unitCol, nameCol,
+    { key: 'fence', header: 'FENCE', shrink: true, priority: 3 },
+    { key: 'enter', header: 'ENTER', kind: 'time', priority: 3 },
+    { key: 'exit', header: 'EXIT', kind: 'time', priority: 2 },
+    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 2 },
+    { key: 'open', header: 'OPEN', kind: 'bool', priority: 1 },
+  ],
+};
+
+/** What a record becomes in a map format; a trip's path is dropped from the record itself. */
+function geoRecord(kind: Kind, rec: Rec): GeoRecord {
+  if (kind === 'trips') {
+    const { path, ...record } = rec as unknown as TripWithPath & Rec;
+    return { record, coordinates: path, kind: 'line' };
+  }
+  const s = rec as unknown as Stop;
+  return { record: rec, coordinates: [[s.lng, s.lat]], kind: 'point' };
+}
+
+export function runFor(kind: Kind): Run<ReportOptions> {
+  return async (args, opts, ctx) => {
+    const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence');
+    const { format, out } = await ctx.outputAs(FORMATS[kind]);
+    const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
+    const geo = format === 'geojson' || format === 'gpx' || format === 'html';
+    let processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo) as UnitProcessor<Rec>;
+    let write: (rec: Rec) => Promise<void>;
+    let end: () => Promise<void>;
+    if (format === 'html') {
+      // A map needs every record before it is drawn: trips (with their paths) and the stops between them.
+      const trips: TripWithPath[] = [];
+      const stops: Stop[] = [];
+      if (kind === 'trips') processor = () => both(tripProcessor(plan.params, { path: true }), stopProcessor(plan.params));
+      write = async (rec) => void ('arrival' in rec ? stops.push(rec as unknown as Stop) : trips.push(rec as unknown as TripWithPath));
+      end = async () => {
+        const { writeTripsPage } = await import('../../io/map/trips.js');
+        await writeTripsPage(trips, stops, out);
+      };
+    } else if (geo) {
+      const stream = openGeoStream(format as 'geojson' | 'gpx', out);
+      write = (rec) => stream.write(geoRecord(kind, rec));
+      end = () => stream.end();
+    } else {
+      const stream = openStream(COLUMNS[kind], { ...out, format: format as (typeof TABLE_FORMATS)[number] });
+      write = (rec) => stream.write(rec);
+      end = () => stream.end();
+    }
+    const api = await ctx.api();
+    const units = await resolveUnits(api, plan.selection);
+    const progress = startProgress(ctx.io, { label: `report ${kind}:`, total: units.length, unit: 'units', quiet: ctx.globals.quiet || out.tty, env: ctx.env });
+    ctx.onDispose(() => progress.stop());
+    const failed: Array<{ did: number; err: unknown }> = [];
+    let fatal: unknown;
+    const stop = new AbortController();
+    await runPool(
+      units,
+      plan.concurrency,
+      async (unit) => {
+        try {
+          await reportUnit(api, unit, plan, processor(), write);
+          progress.tick();
+        } catch (err) {
+          progress.tick(false);
+          if (err instanceof AuthError || !(err instanceof TrackctlError)) {
+            fatal ??= err;
+            stop.abort();
+          } else {
+            failed.push({ did: unit.did, err });
+            ctx.io.err(`error: unit ${unit.did}: ${err.message}`);
+          }
+        }
+      },
+      stop.signal,
+    );
+    if (fatal !== undefined) throw fatal;
+    await end();
+    progress.stop();
+    if (failed.length > 0) {
+      const first = failed[0]?.err;
+      if (failed.length === units.length && units.length === 1) throw first;
+      throw new PartialFailure(failed.length, units.length, `the history of ${failed.length} of ${units.length} units failed (named above)`);
+    }
+  };
+}
+
+function makeProcessor(kind: Kind, plan: ReportPlan, fences: readonly Fence[], geo: boolean): UnitProcessor<unknown> {
+  switch (kind) {
+    case 'trips':
+      return geo ? tripProcessor(plan.params, { path: true }) : tripProcessor(plan.params);
+    case 'stops':
+      return stopProcessor(plan.params);
+    case 'summary':
+      return summaryProcessor(plan.tz, plan.params);
+    case 'geofence':
+      if (fences.length === 0) throw new UsageError('the geofence file holds no fence');
+      return visitProcessor(fences, plan.params);
+  }
+}
+
+/** Two processors fed the same reports, their records together. */
+function both(a: UnitProcessor<unknown>, b: UnitProcessor<unknown>): UnitProcessor<Rec> {
+  return {
+    push: (r) => [...a.push(r), ...b.push(r)] as Rec[],
+    finish: () => [...a.finish(), ...b.finish()] as Rec[],
+  };
+}
+
+/** One unit's window through its processor; records are written as they complete. */
+async function reportUnit(api: Api, unit: SelectedUnit, plan: ReportPlan, processor: UnitProcessor<Rec>, write: (rec: Rec) => Promise<void>): Promise<void> {
+  const sink: Pick<HistorySink, 'write'> = {
+    async write(items: readonly HistoryItem[]) {
+      for (const item of items) for (const rec of processor.push(item.feature)) await write(rec);
+    },
+  };
+  await streamQuery(api, unit.did, plan.window, sink as HistorySink);
+  for (const rec of processor.finish()) await write(rec);
+}

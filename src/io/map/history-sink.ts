@@ -1,0 +1,29 @@
+/**
+ * `history -o html`: a HistorySink that keeps the reports of every unit in the stream
+ * (each carries properties.did) and writes one page at the end. Loaded only when
+ * -o html is asked for (src/io/geo/sink.ts imports it lazily), with Leaflet.
+ */
+import type { HistoryItem } from '../../api/history.js';
+import type { HistorySink } from '../geo/sink.js';
+import type { OutputOptions } from '../output.js';
+import { HistoryCollector } from './history.js';
+import { renderPage } from './page.js';
+import { writePage } from './target.js';
+
+export class HtmlHistorySink implements HistorySink {
+  private readonly collector = new HistoryCollector();
+  count = 0;
+  constructor(private readonly out: OutputOptions) {}
+
+  async write(items: readonly HistoryItem[]): Promise<void> {
+    for (const item of items) this.collector.add(item.feature);
+    this.count += items.length;
+  }
+
+  /** A page is written whole at the end; there is nothing to hand over before. */
+  async flush(): Promise<void> {}
+
+  async end(): Promise<void> {
+    await writePage(renderPage(this.collector.page()), this.out, 'history');
+  }
+}

@@ -1,0 +1,285 @@
+/*
+ * trackctl map page: draws the inlined data (#map-data) with Leaflet. Runs in the browser;
+ * bundled as text into every page by src/io/map/page.ts. Text from the service reaches the
+ * page through textContent only, never as markup.
+ */
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('map-data').textContent);
+  var map = L.map('map', { zoomControl: true, zoomSnap: 0.25, worldCopyJump: false });
+  var bounds = L.latLngBounds([]);
+  var drawn = { tracks: 0, points: 0, events: 0, trips: 0, stops: 0, units: 0 };
+
+  // Base tiles when online; offline the data still draws over the plain background.
+  var tiles = L.tileLayer('https://tile.openstreetmap.org/{z}/{x}/{y}.png', {
+    maxZoom: 19,
+    attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  }).addTo(map);
+  var notice = null;
+  tiles.on('tileerror', function () {
+    if (notice) return;
+    notice = L.control({ position: 'topright' });
+    notice.onAdd = function () {
+      var div = L.DomUtil.create('div', 'trk-notice');
+      div.textContent = 'Base map unavailable (offline?): the data is drawn over a plain background.';
+      return div;
+    };
+    notice.addTo(map);
+  });
+  L.control.scale({ position: 'bottomleft' }).addTo(map);
+
+  function pad(n) {
+    return n < 10 ? '0' + n : String(n);
+  }
+  /** Local time with the zone offset, e.g. 2026-11-21 10:04:05 (UTC+01:00). */
+  function formatTime(seconds) {
+    if (seconds === null || seconds === undefined || !isFinite(seconds) || seconds <= 0) return '—';
+    var d = new Date(seconds * 1000);
+    var off = -d.getTimezoneOffset();
+    var zone = 'UTC' + (off === 0 ? '' : (off > 0 ? '+' : '-') + pad(Math.floor(Math.abs(off) / 60)) + ':' + pad(Math.abs(off) % 60));
+    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + ' (' + zone + ')';
+  }
+  function formatDuration(seconds) {
+    if (seconds === null || seconds === undefined || !isFinite(seconds)) return '—';
+    var s = Math.round(seconds);
+    var h = Math.floor(s / 3600);
+    var m = Math.floor((s % 3600) / 60);
+    if (h > 0) return h + ' h ' + m + ' min';
+    if (m > 0) return m + ' min';
+    return s + ' s';
+  }
+  function formatNumber(n, digits) {
+    return n === null || n === undefined || !isFinite(n) ? '—' : String(Math.round(n * Math.pow(10, digits)) / Math.pow(10, digits));
+  }
+  /** A popup: a heading and rows of label and value, all as text. */
+  function popup(heading, rows) {
+    var div = document.createElement('div');
+    div.className = 'trk-popup';
+    var h = document.createElement('strong');
+    h.textContent = heading;
+    div.appendChild(h);
+    var table = document.createElement('table');
+    rows.forEach(function (row) {
+      if (row[1] === null || row[1] === undefined || row[1] === '') return;
+      var tr = document.createElement('tr');
+      var th = document.createElement('th');
+      th.textContent = row[0];
+      var td = document.createElement('td');
+      td.textContent = String(row[1]);
+      tr.appendChild(th);
+      tr.appendChild(td);
+      table.appendChild(tr);
+    });
+    div.appendChild(table);
+    return div;
+  }
+  function eventIcon(kind) {
+    var label = kind === 'sos' ? 'SOS' : kind === 'crash' ? '!' : 'P';
+    // Leaflet positions the icon element with a transform: the shape (rotated for crash) is an inner element.
+    return L.divIcon({
+      className: 'trk-marker trk-marker-' + kind,
+      html: '<div class="trk-event trk-' + kind + '"><span>' + label + '</span></div>',
+      iconSize: kind === 'sos' ? [26, 26] : [20, 20],
+    });
+  }
+  /** Values from the service are shown as sent, not rounded. */
+  function exact(n) {
+    return n === null || n === undefined || !isFinite(n) ? null : String(n);
+  }
+  function position(lat, lng) {
+    return exact(lat) + ', ' + exact(lng);
+  }
+
+  // History: a simplified line per unit, dots with popups, sos and crash as their own markers.
+  data.tracks.forEach(function (tr) {
+    var n = tr.t.length;
+    var t = new Array(n);
+    var acc = 0;
+    for (var i = 0; i < n; i++) {
+      acc += tr.t[i];
+      t[i] = acc;
+      bounds.extend([tr.lat[i], tr.lng[i]]);
+    }
+    function reportPopup(i) {
+      var type = data.types[tr.k[i]];
+      return popup(tr.name + ' (' + tr.did + ')', [
+        ['Time', formatTime(t[i])],
+        ['Speed', exact(tr.v[i])],
+        ['Type', type],
+        ['Address', tr.a[i] >= 0 ? data.addresses[tr.a[i]] : null],
+        ['Position', position(tr.lat[i], tr.lng[i])],
+      ]);
+    }
+    function openReport(i) {
+      L.popup().setLatLng([tr.lat[i], tr.lng[i]]).setContent(reportPopup(i)).openOn(map);
+    }
+    /** The report nearest a click on the line: every report is searched, not just the drawn ones. */
+    function nearest(latlng) {
+      var kx = Math.cos((latlng.lat * Math.PI) / 180);
+      var best = 0;
+      var bestD = Infinity;
+      for (var i = 0; i < n; i++) {
+        var dx = (tr.lng[i] - latlng.lng) * kx;
+        var dy = tr.lat[i] - latlng.lat;
+        var d = dx * dx + dy * dy;
+        if (d < bestD) {
+          bestD = d;
+          best = i;
+        }
+      }
+      return best;
+    }
+    if (tr.line.length > 1) {
+      var line = L.polyline(
+        tr.line.map(function (i) {
+          return [tr.lat[i], tr.lng[i]];
+        }),
+        { color: tr.color, weight: 4, opacity: 0.85, className: 'trk-track' },
+      ).addTo(map);
+      line.on('click', function (e) {
+        openReport(nearest(e.latlng));
+      });
+      drawn.tracks++;
+    }
+    tr.dots.forEach(function (i) {
+      L.circleMarker([tr.lat[i], tr.lng[i]], { radius: 3.5, color: tr.color, weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'trk-point' })
+        .on('click', function () {
+          openReport(i);
+        })
+        .addTo(map);
+      drawn.points++;
+    });
+    // Where the unit was last: a larger dot in its colour.
+    if (n > 0) {
+      L.circleMarker([tr.lat[n - 1], tr.lng[n - 1]], { radius: 7, color: '#fff', weight: 2, fillColor: tr.color, fillOpacity: 1, className: 'trk-last' })
+        .on('click', function () {
+          openReport(n - 1);
+        })
+        .addTo(map);
+    }
+    for (var j = 0; j < n; j++) {
+      var kind = data.types[tr.k[j]];
+      if (kind !== 'sos' && kind !== 'crash') continue;
+      L.marker([tr.lat[j], tr.lng[j]], { icon: eventIcon(kind), title: kind + ' — ' + tr.name, zIndexOffset: 1000 })
+        .bindPopup(reportPopup(j))
+        .addTo(map);
+      drawn.events++;
+    }
+  });
+
+  // Trips: a line each (straight and dashed when the trip came without its path); stops as markers.
+  data.trips.forEach(function (trip) {
+    var pts = [];
+    for (var i = 0; i + 1 < trip.path.length; i += 2) {
+      pts.push([trip.path[i], trip.path[i + 1]]);
+      bounds.extend([trip.path[i], trip.path[i + 1]]);
+    }
+    if (pts.length === 0) return;
+    var content = popup(trip.name + ' (' + trip.did + '): trip', [
+      ['Start', formatTime(trip.start)],
+      ['End', formatTime(trip.end)],
+      ['Duration', formatDuration(trip.duration)],
+      ['Distance', formatNumber(trip.distanceKm, 2) + ' km'],
+    ]);
+    L.polyline(pts, { color: trip.color, weight: 4, opacity: 0.85, dashArray: trip.routed ? null : '8 6', className: 'trk-trip' })
+      .bindPopup(content)
+      .addTo(map);
+    L.circleMarker(pts[0], { radius: 4, color: trip.color, weight: 2, fillColor: '#fff', fillOpacity: 1, className: 'trk-trip-start' })
+      .bindPopup(content)
+      .addTo(map);
+    L.circleMarker(pts[pts.length - 1], { radius: 4, color: '#fff', weight: 2, fillColor: trip.color, fillOpacity: 1, className: 'trk-trip-end' })
+      .bindPopup(content)
+      .addTo(map);
+    drawn.trips++;
+  });
+  data.stops.forEach(function (stop) {
+    bounds.extend([stop.lat, stop.lng]);
+    L.marker([stop.lat, stop.lng], { icon: eventIcon('stop'), title: 'Stop — ' + stop.name })
+      .bindPopup(
+        popup(stop.name + ' (' + stop.did + '): stop', [
+          ['Arrival', formatTime(stop.arrival)],
+          ['Departure', stop.departure === null ? 'still there' : formatTime(stop.departure)],
+          ['Duration', formatDuration(stop.duration)],
+          ['Address', stop.address],
+          ['Position', position(stop.lat, stop.lng)],
+        ]),
+      )
+      .addTo(map);
+    drawn.stops++;
+  });
+
+  // Units: the last position of each, coloured by state; names shown while there are few.
+  var labelled = data.units.length <= 40;
+  data.units.forEach(function (u) {
+    bounds.extend([u.lat, u.lng]);
+    var marker = L.circleMarker([u.lat, u.lng], { radius: 8, color: '#fff', weight: 2, fillColor: u.color, fillOpacity: 1, className: 'trk-unit trk-unit-' + u.state })
+      .bindPopup(
+        popup(u.name + ' (' + u.id + ')', [
+          ['Category', u.category],
+          ['State', u.state],
+          ['Last report', formatTime(u.time)],
+          ['Battery', u.battery === null ? null : u.battery + ' %'],
+          ['Address', u.address],
+          ['Position', position(u.lat, u.lng)],
+        ]),
+      )
+      .addTo(map);
+    // A string would be taken as HTML: the name goes in as text.
+    var label = document.createElement('span');
+    label.textContent = u.name;
+    marker.bindTooltip(label, { permanent: labelled, direction: 'right', offset: [8, 0], className: 'trk-label' });
+    drawn.units++;
+  });
+
+  // The legend.
+  var legendHeight = 0;
+  if (data.legend.length > 0) {
+    var legend = L.control({ position: 'bottomright' });
+    legend.onAdd = function () {
+      var div = L.DomUtil.create('div', 'trk-legend');
+      data.legend.forEach(function (entry) {
+        var row = document.createElement('div');
+        var swatch = document.createElement('span');
+        if (entry.shape === 'line' || entry.shape === 'dot') {
+          swatch.className = 'trk-swatch ' + entry.shape;
+          swatch.style.setProperty('--c', entry.color);
+        } else {
+          swatch.className = 'trk-event trk-' + entry.shape;
+          var inner = document.createElement('span');
+          inner.textContent = entry.shape === 'sos' ? 'SOS' : entry.shape === 'crash' ? '!' : 'P';
+          swatch.appendChild(inner);
+        }
+        var label = document.createElement('span');
+        label.textContent = entry.label;
+        row.appendChild(swatch);
+        row.appendChild(label);
+        div.appendChild(row);
+      });
+      L.DomEvent.disableClickPropagation(div);
+      L.DomEvent.disableScrollPropagation(div);
+      return div;
+    };
+    legend.addTo(map);
+    legendHeight = legend.getContainer().offsetHeight;
+  }
+
+  // Fit to the data; with nothing to show, the whole world and a note.
+  if (!bounds.isValid()) {
+    map.setView([20, 0], 2);
+    var empty = L.control({ position: 'topright' });
+    empty.onAdd = function () {
+      var div = L.DomUtil.create('div', 'trk-notice');
+      div.textContent = 'Nothing to show.';
+      return div;
+    };
+    empty.addTo(map);
+  } else if (bounds.getNorthEast().equals(bounds.getSouthWest())) {
+    map.setView(bounds.getCenter(), 15);
+  } else {
+    // The legend sits bottom right: keep the data clear of it, unless that would shrink the map too much.
+    var bottom = Math.max(60, Math.min(legendHeight + 24, map.getSize().y / 3));
+    map.fitBounds(bounds, { paddingTopLeft: [40, 50], paddingBottomRight: [40, bottom], maxZoom: 17 });
+  }
+  window.trackctlMap = drawn;
+  document.body.setAttribute('data-drawn', 'true');
+})();

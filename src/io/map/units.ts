@@ -1,0 +1,99 @@
+/**
+ * `units -o html`: each unit's last position (GET /all-units/ records), coloured by state.
+ * The records carry no speed, so the state is read from the age of the last report: a
+ * tracker reports often while it moves and rarely when parked. moving: a report within
+ * MOVING_WINDOW_S; stale: none for the --stale threshold (default 1d); stopped: between.
+ */
+import type { OutputOptions } from '../output.js';
+import { writePage } from './target.js';
+import { emptyPage, renderPage, type LegendEntry, type PageData, type UnitData, type UnitState } from './page.js';
+
+export const MOVING_WINDOW_S = 10 * 60;
+
+const STATE_COLOR: Record<UnitState, string> = { moving: '#2ca25f', stopped: '#3182bd', stale: '#969696' };
+
+/** What the page needs of a unit record (as GET /all-units/ sends it, plus its collection). */
+export interface UnitRecord {
+  category?: string;
+  did?: unknown;
+  uid?: unknown;
+  name?: unknown;
+  lastValidLatitude?: unknown;
+  lastValidLongitude?: unknown;
+  lastGPSTimestamp?: unknown;
+  lastBatteryLevel?: unknown;
+  lastKnownAddress?: unknown;
+}
+
+export interface UnitsPageOptions {
+  nowMs: number;
+  /** No report for longer than this (seconds): stale. */
+  staleS: number;
+  /** Shown under the title, e.g. the filters applied. */
+  note?: string;
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function unitState(lastReport: number, nowMs: number, staleS: number): UnitState {
+  const age = nowMs / 1000 - lastReport;
+  if (lastReport <= 0 || age > staleS) return 'stale';
+  return age <= MOVING_WINDOW_S ? 'moving' : 'stopped';
+}
+
+function durationLabel(seconds: number): string {
+  return seconds % 86400 === 0 ? `${seconds / 86400} d` : seconds % 3600 === 0 ? `${seconds / 3600} h` : `${Math.round(seconds / 60)} min`;
+}
+
+export function unitsPageData(records: readonly UnitRecord[], opts: UnitsPageOptions): PageData {
+  const units: UnitData[] = [];
+  let withoutPosition = 0;
+  for (const r of records) {
+    const id = num(r.did) ?? num(r.uid);
+    if (id === null || num(r.did) === null) continue; // users without a unit of their own have no position
+    const lat = num(r.lastValidLatitude);
+    const lng = num(r.lastValidLongitude);
+    if (lat === null || lng === null || (lat === 0 && lng === 0)) {
+      withoutPosition++;
+      continue;
+    }
+    const time = num(r.lastGPSTimestamp) ?? 0;
+    const state = unitState(time, opts.nowMs, opts.staleS);
+    units.push({
+      id,
+      name: typeof r.name === 'string' && r.name !== '' ? r.name : `Unit ${id}`,
+      category: r.category ?? 'unit',
+      state,
+      color: STATE_COLOR[state],
+      lat,
+      lng,
+      time,
+      battery: num(r.lastBatteryLevel),
+      address: typeof r.lastKnownAddress === 'string' && r.lastKnownAddress !== '' ? r.lastKnownAddress : null,
+    });
+  }
+  const asOf = new Date(opts.nowMs).toISOString().slice(0, 16).replace('T', ' ');
+  const parts = [`as of ${asOf} UTC`, `${units.length} unit${units.length === 1 ? '' : 's'} on the map`];
+  if (withoutPosition > 0) parts.push(`${withoutPosition} without a position`);
+  if (opts.note) parts.push(opts.note);
+  const data = emptyPage('units', 'Where the units are', parts.join(' · '));
+  data.units = units;
+  const count = (s: UnitState): number => units.filter((u) => u.state === s).length;
+  const legend: LegendEntry[] = [
+    { label: `moving: reported in the last ${durationLabel(MOVING_WINDOW_S)} (${count('moving')})`, color: STATE_COLOR.moving, shape: 'dot' },
+    { label: `stopped: no report for ${durationLabel(MOVING_WINDOW_S)} (${count('stopped')})`, color: STATE_COLOR.stopped, shape: 'dot' },
+    { label: `stale: no report for ${durationLabel(opts.staleS)} (${count('stale')})`, color: STATE_COLOR.stale, shape: 'dot' },
+  ];
+  data.legend = legend;
+  return data;
+}
+
+/** The units page, in pieces (see renderPage). */
+export function buildUnitsPage(records: readonly UnitRecord[], opts: UnitsPageOptions): Generator<string, void, void> {
+  return renderPage(unitsPageData(records, opts));
+}
+
+/** Writes the units page to stdout, or (on a terminal) to a new file. */
+export async function writeUnitsPage(records: readonly UnitRecord[], out: OutputOptions, opts: UnitsPageOptions): Promise<void> {
+  await writePage(buildUnitsPage(records, opts), out, 'units');
+}

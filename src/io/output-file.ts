@@ -1,0 +1,127 @@
+/**
+ * `--output-file FILE`: the data that would go to stdout goes to a temporary file beside
+ * FILE instead (`FILE.<pid>-<hex>.tmp`), renamed over FILE (synced first) only once it is
+ * whole. A run that fails or is interrupted (SIGINT, SIGTERM) leaves FILE as it was and
+ * removes the temporary file; only a SIGKILL leaves it behind. The file is opened before any request, so a directory that
+ * cannot be written fails first.
+ */
+import { createWriteStream, unlinkSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Writable } from 'node:stream';
+import { randomHex } from '../random.js';
+import type { IO } from './streams.js';
+
+export interface OutputFile {
+  readonly path: string;
+  /** The temporary file's stream. */
+  readonly stream: Writable;
+  /** Flushes, syncs and closes the temporary file, then renames it over `path`. */
+  commit(): Promise<void>;
+  /** Abandons the temporary file; a no-op after commit(). */
+  discard(): Promise<void>;
+}
+
+/** Makes a rename durable; not every platform can open a directory, which is fine. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // best effort
+  }
+}
+
+/** Resolves once the stream has taken the chunk (its callback): backpressure one write at a time. */
+export function writeChunk(stream: Writable, chunk: string | Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.destroyed || stream.writableEnded) {
+      reject(Object.assign(new Error('the output stream is closed'), { code: 'EPIPE' }));
+      return;
+    }
+    stream.write(chunk, (err) => (err ? reject(err) : resolve()));
+  });
+}
+
+export async function openOutputFile(path: string): Promise<OutputFile> {
+  const tmp = `${path}.${process.pid}-${await randomHex(4)}.tmp`;
+  const handle = await open(tmp, 'wx');
+  const stream = createWriteStream('', { fd: handle, autoClose: true });
+  stream.on('error', () => undefined); // each write reports its own failure
+  let state: 'open' | 'committed' | 'discarded' = 'open';
+  // Interrupted: remove the temporary file, then let the signal do what it would have done.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    release();
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // already gone
+    }
+    process.kill(process.pid, signal);
+  };
+  const release = (): void => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const close = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (stream.closed) return resolve();
+      stream.once('close', () => resolve());
+      stream.once('error', reject);
+      stream.end();
+    });
+  return {
+    path,
+    stream,
+    async commit() {
+      if (state !== 'open') return;
+      await writeChunk(stream, '');
+      await handle.sync();
+      await close();
+      await rename(tmp, path);
+      state = 'committed';
+      release();
+      await syncDir(dirname(path));
+    },
+    async discard() {
+      if (state !== 'open') return;
+      state = 'discarded';
+      release();
+      await close().catch(() => undefined);
+      await unlink(tmp).catch(() => undefined);
+    },
+  };
+}
+
+/** An IO whose stdout is `stream` (not a terminal); stderr, stdin and width are `base`'s. */
+export function ioWithStdout(base: IO, stream: Writable): IO {
+  return {
+    stdout: stream,
+    get stderr() {
+      return base.stderr;
+    },
+    get stdin() {
+      return base.stdin;
+    },
+    stdoutIsTTY: false,
+    get stderrIsTTY() {
+      return base.stderrIsTTY;
+    },
+    get stdinIsTTY() {
+      return base.stdinIsTTY;
+    },
+    columns: () => base.columns(),
+    out: (text) => writeChunk(stream, text),
+    err: (text) => base.err(text),
+    flush: async () => {
+      await writeChunk(stream, '');
+      await base.flush();
+    },
+  };
+}

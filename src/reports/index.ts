@@ -1,0 +1,16 @@
+/**
+ * The report algorithms: pure functions over async iterables of report features, no I/O.
+ * Per unit: trips(), stops(), summary(), visits(); for a merged stream of many units,
+ * byUnit(stream, () => tripProcessor(params)) and the like.
+ */
+export { byUnit, chain, run, type UnitProcessor } from './stream.js';
+export { inDateOrder, type OrderOptions } from './order.js';
+export { DEFAULTS, PARAM_FLAGS, PARAMS_HELP, localTimeZone, validateParams, validateTimeZone, type ReportParams } from './params.js';
+export { DayClock, type Day } from './days.js';
+export { EARTH_RADIUS_KM, haversineKm } from './geo.js';
+export { MotionTracker, type Segment, type StopSegment, type TripSegment } from './motion.js';
+export { tripProcessor, tripRecord, trips, tripWithPath, type Trip, type TripOptions, type TripWithPath } from './trips.js';
+export { stopProcessor, stopRecord, stops, type Stop } from './stops.js';
+export { summary, summaryProcessor, type DaySummary } from './summary.js';
+export { visitProcessor, visits, type Visit } from './visits.js';
+export { containing, inFence, loadFences, parseFences, type Fence } from './fences.js';

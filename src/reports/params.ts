@@ -1,0 +1,121 @@
+/**
+ * Parameters of the trip and stop detection, their defaults and their validation.
+ *
+ * The defaults follow Traccar's report.trip.* settings (minimalTripDistance 500 m,
+ * minimalTripDuration 300 s, minimalParkingDuration 300 s, minimalNoDataDuration 3600 s)
+ * except the speed threshold: Traccar's event.motion.speedThreshold is 0.01 knots, i.e. any
+ * non-zero speed, which counts the speed noise of a parked GPS as motion. Here it is 5 in the
+ * service's own speed unit (the interface does not name the unit; the sandbox reports
+ * vehicle speeds of 15–90, which reads as km/h, making 5 a walking pace).
+ */
+import { UsageError } from '../errors.js';
+
+export interface ReportParams {
+  /** A run of movement shorter than this (km) is not a trip. */
+  minTripDistanceKm: number;
+  /** A run of movement shorter than this (s) is not a trip. */
+  minTripDurationS: number;
+  /** Standing still at least this long (s) ends a trip and makes a stop; shorter halts do not. */
+  minStopDurationS: number;
+  /** A report is moving when its speed is above this (service speed unit), unless motion_state decides. */
+  speedThreshold: number;
+  /** Consecutive reports further apart than this (s) end a trip: nothing is known in between. */
+  maxGapS: number;
+  /** Once the unit has sent a motion_state report, its latest value says moving or stopped instead of the speed. */
+  useMotionState: boolean;
+  /**
+   * Reports up to this much (s) older than the newest one seen are put back in date order; older ones are dropped.
+   * Each unit holds this much of its reports: about 0.4 kB a report, so at 30 s a report 3600 s is 120 reports, ~50 kB.
+   */
+  reorderWindowS: number;
+}
+
+export const DEFAULTS: Readonly<ReportParams> = Object.freeze({
+  minTripDistanceKm: 0.5,
+  minTripDurationS: 300,
+  minStopDurationS: 300,
+  speedThreshold: 5,
+  maxGapS: 3600,
+  useMotionState: true,
+  reorderWindowS: 3600,
+});
+
+/** The command-line flag of each parameter (kebab case), for help text and error messages. */
+export const PARAM_FLAGS: Readonly<Record<keyof ReportParams, string>> = Object.freeze({
+  minTripDistanceKm: '--min-trip-distance',
+  minTripDurationS: '--min-trip-duration',
+  minStopDurationS: '--min-stop',
+  speedThreshold: '--speed-threshold',
+  maxGapS: '--max-gap',
+  useMotionState: '--motion-state',
+  reorderWindowS: '--reorder-window',
+});
+
+/** One paragraph for `trackctl report --help`. */
+export const PARAMS_HELP =
+  'Trips and stops are found as Traccar finds them. A report is moving when its speed is above ' +
+  `--speed-threshold (default ${DEFAULTS.speedThreshold}, in the speed unit the service reports), or, once the unit has ` +
+  'sent a motion_state report, when the latest one says moving (--no-motion-state ignores them). A run of movement is ' +
+  `a trip only if it lasts at least --min-trip-duration seconds (default ${DEFAULTS.minTripDurationS}) and covers at ` +
+  `least --min-trip-distance km (default ${DEFAULTS.minTripDistanceKm}), so GPS jitter while parked makes none. ` +
+  `Standing still for --min-stop seconds (default ${DEFAULTS.minStopDurationS}) ends a trip and starts a stop; ` +
+  'a shorter halt, at a light, does not. Reports more than --max-gap seconds apart ' +
+  `(default ${DEFAULTS.maxGapS}) end a trip at the last report before the gap, and the gap counts as stopped. ` +
+  'Distance comes from the odometer where it increases plausibly between two reports, otherwise from the ' +
+  `great-circle distance. Late reports up to --reorder-window seconds (default ${DEFAULTS.reorderWindowS}) older than ` +
+  'the newest one are placed by their date; older ones are left out. Days (summary) are calendar days in --tz.';
+
+const NUMBER = /^[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
+
+function number(key: keyof ReportParams, value: unknown, positive: boolean): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && NUMBER.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n < 0 || (positive && n === 0)) {
+    throw new UsageError(
+      `${PARAM_FLAGS[key]}: expected a ${positive ? 'positive' : 'non-negative'} number, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
+function boolean(key: keyof ReportParams, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  if (typeof value === 'string') {
+    const v = value.trim().toLowerCase();
+    if (['true', 'yes', 'on', '1'].includes(v)) return true;
+    if (['false', 'no', 'off', '0'].includes(v)) return false;
+  }
+  throw new UsageError(`${PARAM_FLAGS[key]}: expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/**
+ * Parameters from flag values (numbers or their text; undefined keeps the default).
+ * Unknown names, negative, non-finite or malformed values → UsageError (exit 2).
+ */
+export function validateParams(raw: Readonly<Record<string, unknown>> = {}): ReportParams {
+  const out: ReportParams = { ...DEFAULTS };
+  for (const [key, value] of Object.entries(raw)) {
+    if (!Object.hasOwn(DEFAULTS, key)) {
+      throw new UsageError(`unknown report parameter "${key}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
+    }
+    if (value === undefined) continue;
+    const k = key as keyof ReportParams;
+    if (k === 'useMotionState') out.useMotionState = boolean(k, value);
+    else out[k] = number(k, value, k === 'maxGapS');
+  }
+  return out;
+}
+
+/** An IANA time zone name as Intl knows it (canonical case); unknown → UsageError (exit 2). */
+export function validateTimeZone(tz: string): string {
+  if (typeof tz !== 'string' || tz.trim() === '') throw new UsageError('--tz: expected an IANA time zone such as Europe/Berlin');
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
+  } catch {
+    throw new UsageError(`--tz: unknown time zone "${tz}"`, { hint: 'Use an IANA time zone name such as Europe/Berlin, America/Denver or UTC.' });
+  }
+}
+
+/** The zone of this machine, the default of --tz. */
+export function localTimeZone(): string {
+  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
+}

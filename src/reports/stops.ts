@@ -1,0 +1,57 @@
+/**
+ * The stops report: one record per stop of a unit, the periods between trips. Field names
+ * are fixed by the design; `open` is an addition: true for the stop still in progress when
+ * the stream ends (departure null, duration up to the last report). The first stop of a
+ * unit parked when the stream starts begins at its first report.
+ */
+import type { ReportFeature } from '../api/types.js';
+import { MotionTracker, type Segment, type StopSegment } from './motion.js';
+import { inDateOrder, type OrderOptions } from './order.js';
+import { DEFAULTS, type ReportParams } from './params.js';
+import { chain, run, type UnitProcessor } from './stream.js';
+
+export interface Stop {
+  did: number;
+  name: string;
+  arrival: number;
+  departure: number | null;
+  duration: number;
+  lat: number;
+  lng: number;
+  address: string | null;
+  open: boolean;
+}
+
+export function stopRecord(seg: StopSegment): Stop {
+  const a = seg.arrival.properties;
+  const until = seg.departure ?? seg.last;
+  return {
+    did: a.did,
+    name: a.name,
+    arrival: a.date,
+    departure: seg.departure ? seg.departure.properties.date : null,
+    duration: until.properties.date - a.date,
+    lat: a.lat,
+    lng: a.lng,
+    address: seg.address,
+    open: seg.departure === undefined,
+  };
+}
+
+export function stopProcessor(params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<Stop> {
+  const tracker = new MotionTracker(params);
+  const pick = (segs: Segment[]): Stop[] => segs.flatMap((s) => (s.kind === 'stop' ? [stopRecord(s)] : []));
+  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
+    push: (r) => pick(tracker.push(r)),
+    finish: () => pick(tracker.finish()),
+  });
+}
+
+/** The stops of one unit, in time order. */
+export function stops(
+  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  params: ReportParams = DEFAULTS,
+  order: OrderOptions = {},
+): AsyncIterable<Stop> {
+  return run(reports, stopProcessor(params, order));
+}

@@ -1,0 +1,60 @@
+/**
+ * How the report algorithms consume a stream. Each algorithm is a per-unit processor
+ * (push a report, get what it completed; finish at the end), so the same code serves one
+ * unit's history (`run`) and a merged stream of many units (`byUnit`).
+ */
+import type { ReportFeature } from '../api/types.js';
+
+/** The state machine of one unit: memory bounded whatever the number of reports. */
+export interface UnitProcessor<T> {
+  /** Take the next report; returns the records it completed (often none). */
+  push(report: ReportFeature): Iterable<T>;
+  /** The stream ended: returns what was still open. */
+  finish(): Iterable<T>;
+}
+
+/** Feeds one unit's reports through a processor and yields its records as they complete. */
+export async function* run<T>(reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>, processor: UnitProcessor<T>): AsyncIterable<T> {
+  for await (const report of reports) yield* processor.push(report);
+  yield* processor.finish();
+}
+
+/**
+ * Splits a merged stream of many units by `did`, one processor per unit made by `perUnit`,
+ * and yields every unit's records as they complete (each record carries its did). Memory is
+ * one processor per unit seen; every unit is finished, in order of first appearance, when
+ * the stream ends.
+ */
+export async function* byUnit<T>(
+  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  perUnit: (did: number) => UnitProcessor<T>,
+): AsyncIterable<T> {
+  const units = new Map<number, UnitProcessor<T>>();
+  for await (const report of reports) {
+    const did = report.properties.did;
+    let p = units.get(did);
+    if (!p) {
+      p = perUnit(did);
+      units.set(did, p);
+    }
+    yield* p.push(report);
+  }
+  for (const p of units.values()) yield* p.finish();
+}
+
+/** A processor fed by another: `inner` receives what `outer` emits (reports in date order, for instance). */
+export function chain<T>(outer: UnitProcessor<ReportFeature>, inner: UnitProcessor<T>): UnitProcessor<T> {
+  // Arrays, not generators: this runs once per report.
+  const feed = (reports: Iterable<ReportFeature>, out: T[]): T[] => {
+    for (const r of reports) for (const x of inner.push(r)) out.push(x);
+    return out;
+  };
+  return {
+    push: (report) => feed(outer.push(report), []),
+    finish() {
+      const out = feed(outer.finish(), []);
+      for (const x of inner.finish()) out.push(x);
+      return out;
+    },
+  };
+}

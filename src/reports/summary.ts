@@ -1,0 +1,174 @@
+/**
+ * The daily summary: one record per unit and local day (in a time zone) on which the unit
+ * reported. Field names are fixed by the design.
+ *
+ * A trip across midnight is split: each segment between two reports gives its distance and
+ * driving time to the days it spans, in proportion to time; `trips` counts the trips that
+ * drove on the day, so such a trip counts on both days. stoppedTime is the time the unit
+ * was observed (from its first to its last report in the stream) on the day and not on a
+ * trip, gaps included, as the stops report counts them. maxSpeed is the highest speed
+ * reported during the day's trips (0 without trips), so a parked unit's speed noise does not
+ * show. A day row is emitted once a later day has started and no run of movement that began
+ * before its end is still undecided; memory holds the one or two days still open.
+ */
+import type { ReportFeature } from '../api/types.js';
+import { DayClock, type Day } from './days.js';
+import { MotionTracker, type Segment } from './motion.js';
+import { inDateOrder, type OrderOptions } from './order.js';
+import { DEFAULTS, type ReportParams } from './params.js';
+import { chain, run, type UnitProcessor } from './stream.js';
+import { round } from './trips.js';
+
+export interface DaySummary {
+  did: number;
+  name: string;
+  /** Local date, YYYY-MM-DD. */
+  day: string;
+  distanceKm: number;
+  drivingTime: number;
+  stoppedTime: number;
+  maxSpeed: number;
+  trips: number;
+  /** Unix s of the first and last report of the day (any report type). */
+  firstReport: number | null;
+  lastReport: number | null;
+  /** First and last odometer reported that day, as reported; null when none was. */
+  startOdometer: number | null;
+  endOdometer: number | null;
+}
+
+type Unit = Pick<DaySummary, 'did' | 'name'>;
+
+interface Row {
+  day: Day;
+  did: number;
+  name: string;
+  firstReport: number | null;
+  lastReport: number | null;
+  startOdometer: number | null;
+  endOdometer: number | null;
+  distanceKm: number;
+  drivingTime: number;
+  tripTime: number;
+  maxSpeed: number;
+  trips: number;
+}
+
+export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<DaySummary> {
+  const clock = new DayClock(tz);
+  const tracker = new MotionTracker(params, clock);
+  /** Open days, oldest first (a stream in date order only ever appends). */
+  const rows: Row[] = [];
+  let firstEver = Infinity;
+  let lastEver = -Infinity;
+
+  /** The row of a day, made in its place among the open ones when new; `unit` names the unit in a new row. */
+  const rowOf = (day: Day, unit: Unit): Row => {
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i] as Row;
+      if (row.day.key === day.key) return row;
+      if (row.day.start < day.start) {
+        const fresh = newRow(day, unit);
+        rows.splice(i + 1, 0, fresh);
+        return fresh;
+      }
+    }
+    const fresh = newRow(day, unit);
+    rows.unshift(fresh);
+    return fresh;
+  };
+  const newRow = (day: Day, unit: Unit): Row => ({
+    day, did: unit.did, name: unit.name,
+    firstReport: null, lastReport: null, startOdometer: null, endOdometer: null,
+    distanceKm: 0, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
+  });
+
+  const record = (row: Row): DaySummary => {
+    const from = Math.max(firstEver, row.day.start);
+    const to = Math.min(lastEver, row.day.end);
+    const observed = Math.max(0, to - from);
+    return {
+      did: row.did,
+      name: row.name,
+      day: row.day.key,
+      distanceKm: round(row.distanceKm, 3),
+      drivingTime: Math.round(row.drivingTime),
+      stoppedTime: Math.max(0, Math.round(observed - row.tripTime)),
+      maxSpeed: row.maxSpeed,
+      trips: row.trips,
+      firstReport: row.firstReport,
+      lastReport: row.lastReport,
+      startOdometer: row.startOdometer,
+      endOdometer: row.endOdometer,
+    };
+  };
+
+  const settled = (now: number): DaySummary[] => {
+    const out: DaySummary[] = [];
+    const open = tracker.unsettledSince;
+    while (rows.length > 0) {
+      const row = rows[0] as Row;
+      if (now < row.day.end || (open !== undefined && open < row.day.end)) break;
+      rows.shift();
+      out.push(record(row));
+    }
+    return out;
+  };
+
+  const take = (segments: Segment[], unit: Unit): void => {
+    for (const seg of segments) {
+      if (seg.kind !== 'trip') continue;
+      const s = seg.start.properties.date;
+      const e = seg.end.properties.date;
+      for (const part of seg.parts) {
+        const overlap = Math.max(0, Math.min(e, part.day.end) - Math.max(s, part.day.start));
+        // a trip arriving at 00:00:00 sharp has a part for the new day that drove nothing in it
+        if (overlap === 0 && part.distanceKm === 0 && s !== e) continue;
+        const row = rowOf(part.day, unit);
+        row.distanceKm += part.distanceKm;
+        row.drivingTime += part.drivingTime;
+        row.tripTime += overlap;
+        if (part.maxSpeed > row.maxSpeed) row.maxSpeed = part.maxSpeed;
+        row.trips++;
+      }
+    }
+  };
+
+  const summary: UnitProcessor<DaySummary> = {
+    push(r) {
+      const p = r.properties;
+      const date = p.date;
+      if (date < firstEver) firstEver = date;
+      if (date > lastEver) lastEver = date;
+      const row = rowOf(clock.dayOf(date), p);
+      if (row.firstReport === null) row.firstReport = date;
+      row.lastReport = date;
+      row.name = p.name;
+      const odo = p.odometer;
+      if (typeof odo === 'number' && Number.isFinite(odo)) {
+        if (row.startOdometer === null) row.startOdometer = odo;
+        row.endOdometer = odo;
+      }
+      take(tracker.push(r), p);
+      return rows.length > 1 || date >= (rows[0] as Row).day.end ? settled(date) : [];
+    },
+    finish() {
+      const last = rows[rows.length - 1];
+      if (last) take(tracker.finish(), last);
+      const out = rows.map(record);
+      rows.length = 0;
+      return out;
+    },
+  };
+  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), summary);
+}
+
+/** The daily summary of one unit, days in time order. `tz` is an IANA zone (validate it first: validateTimeZone). */
+export function summary(
+  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  tz: string,
+  params: ReportParams = DEFAULTS,
+  order: OrderOptions = {},
+): AsyncIterable<DaySummary> {
+  return run(reports, summaryProcessor(tz, params, order));
+}

@@ -1,0 +1,74 @@
+/**
+ * The geofence report: one record per visit of a unit to a fence. A visit starts at the first
+ * report inside the fence and ends at the first report outside it (so duration is known to
+ * within a reporting interval). A unit inside when the stream starts enters at its first
+ * report; a visit still open when the stream ends has exit null, open true, and lasts up to
+ * the last report. Records come as visits end, then the open ones in fence order.
+ * Field names are fixed by the design; `open` is an addition.
+ */
+import type { ReportFeature } from '../api/types.js';
+import { type Fence, inFence } from './fences.js';
+import { hasPosition } from './geo.js';
+import { inDateOrder, type OrderOptions } from './order.js';
+import { DEFAULTS, type ReportParams } from './params.js';
+import { chain, run, type UnitProcessor } from './stream.js';
+
+export interface Visit {
+  did: number;
+  name: string;
+  fence: string;
+  enter: number;
+  exit: number | null;
+  duration: number;
+  open: boolean;
+}
+
+export function visitProcessor(fences: readonly Fence[], params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<Visit> {
+  /** Per fence, the report that entered it, while inside. */
+  const entered: (ReportFeature | undefined)[] = fences.map(() => undefined);
+  let last: ReportFeature | undefined;
+  const visits: UnitProcessor<Visit> = {
+    push(r) {
+      const p = r.properties;
+      if (!hasPosition(p.lat, p.lng)) return [];
+      last = r;
+      let out: Visit[] | undefined;
+      for (let i = 0; i < fences.length; i++) {
+        const inside = inFence(fences[i] as Fence, p.lng, p.lat);
+        const e = entered[i];
+        if (inside && !e) entered[i] = r;
+        else if (!inside && e) {
+          entered[i] = undefined;
+          (out ??= []).push({
+            did: p.did, name: p.name, fence: (fences[i] as Fence).name,
+            enter: e.properties.date, exit: p.date, duration: p.date - e.properties.date, open: false,
+          });
+        }
+      }
+      return out ?? [];
+    },
+    finish() {
+      const out: Visit[] = [];
+      entered.forEach((e, i) => {
+        if (!e || !last) return;
+        out.push({
+          did: last.properties.did, name: last.properties.name, fence: (fences[i] as Fence).name,
+          enter: e.properties.date, exit: null, duration: last.properties.date - e.properties.date, open: true,
+        });
+      });
+      entered.fill(undefined);
+      return out;
+    },
+  };
+  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), visits);
+}
+
+/** The geofence visits of one unit. */
+export function visits(
+  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  fences: readonly Fence[],
+  params: ReportParams = DEFAULTS,
+  order: OrderOptions = {},
+): AsyncIterable<Visit> {
+  return run(reports, visitProcessor(fences, params, order));
+}

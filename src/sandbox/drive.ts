@@ -1,0 +1,414 @@
+/**
+ * The working days of the sandbox fleet, as a pure function of (seed, unit, day).
+ *
+ * A day runs from 03:00 to 03:00 fleet-local time, when every vehicle is parked at its
+ * depot, so any day can be planned alone: a window of history never needs the days
+ * before it. A working day is a loop depot → stop → … → stop → depot drawn around the
+ * depot, scaled so that its great-circle length is the day's distance; each leg is a
+ * trip of a few straight segments driven at constant speeds, each segment lasting at
+ * least 90 s (so reports every 30–60 s sample every segment's speed).
+ *
+ * The odometer needs the distance of every earlier day without planning them: a
+ * unit's day distances telescope, D(j) = mean + wiggle·(u(j+1) − u(j)) for its j-th
+ * working day, so the odometer at the start of day j is base + j·mean + wiggle·u(j).
+ */
+import { hash32, unit } from './prng.js';
+
+export const DAY = 86400;
+/** Local hour at which a planning day starts (every vehicle is parked at its depot then). */
+export const DAY_START_HOUR = 3;
+/** Share of days with a gap in reporting (a tunnel, a power cut): working days, and other days. */
+export const GAP_RATE = 0.25;
+export const IDLE_GAP_RATE = 0.1;
+/** A gap lasts this many seconds. */
+export const GAP_MIN = 180;
+export const GAP_MAX = 2400;
+/** A stop lasts 5–60 minutes (a tracked user's first stop of the day, at work, 3–8 hours). */
+export const STOP_MIN = 300;
+export const STOP_MAX = 3600;
+/** The shortest segment of a trip, in seconds. */
+export const SEGMENT_MIN_S = 90;
+/** Share of a vehicle's working days on the late shift (leaving 14:00–17:00, home around or after midnight). */
+export const LATE_SHIFT_RATE = 0.12;
+
+export type Kind = 'vehicle' | 'person' | 'fixed';
+
+export interface DriveUnit {
+  did: number;
+  deviceCategory: string;
+}
+
+export function kindOf(u: DriveUnit): Kind {
+  if (u.deviceCategory === 'sensor') return 'fixed';
+  if (u.deviceCategory === 'trackedUser') return 'person';
+  return 'vehicle';
+}
+
+export interface Centre {
+  lat: number;
+  lng: number;
+  city: string;
+  /** Standard-time UTC offset in hours (no daylight saving in the simulation). */
+  tz: number;
+  alt: number;
+}
+
+/** Where the fleet lives, picked by seed. */
+const CENTRES: ReadonlyArray<Centre> = [
+  { lat: 39.7392, lng: -104.9903, city: 'Denver, CO', tz: -7, alt: 1600 },
+  { lat: 41.8781, lng: -87.6298, city: 'Chicago, IL', tz: -6, alt: 180 },
+  { lat: 47.6062, lng: -122.3321, city: 'Seattle, WA', tz: -8, alt: 50 },
+  { lat: 33.749, lng: -84.388, city: 'Atlanta, GA', tz: -5, alt: 300 },
+];
+
+export function centreFor(seed: number): Centre {
+  return CENTRES[hash32(seed, 77) % CENTRES.length] as Centre;
+}
+
+const R_EARTH_KM = 6371.0088;
+const RAD = Math.PI / 180;
+const KM_PER_DEG = 111.32;
+
+/** Great-circle distance in km. */
+export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const dLat = (lat2 - lat1) * RAD;
+  const dLng = (lng2 - lng1) * RAD;
+  const s = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLng / 2) ** 2;
+  return 2 * R_EARTH_KM * Math.asin(Math.min(1, Math.sqrt(s)));
+}
+
+/** A straight piece of a trip, driven at one speed from t0 to t1. */
+export interface Segment {
+  t0: number;
+  t1: number;
+  lat0: number;
+  lng0: number;
+  lat1: number;
+  lng1: number;
+  km: number;
+  kmh: number;
+  heading: number;
+  /** Distance driven since the day started, at t0 (km). */
+  odo0: number;
+  street: number;
+}
+
+export interface Trip {
+  start: number;
+  end: number;
+  segs: Segment[];
+  km: number;
+  /** km/h, the fastest segment. */
+  maxSpeed: number;
+}
+
+/** Parked: reports fall strictly inside (from, to). */
+export interface Stop {
+  from: number;
+  to: number;
+  lat: number;
+  lng: number;
+  heading: number;
+  /** Distance driven since the day started (km). */
+  odo: number;
+  /** Picks the address. */
+  place: number;
+}
+
+export interface DayPlan {
+  seed: number;
+  did: number;
+  kind: Kind;
+  day: number;
+  start: number;
+  end: number;
+  /** Odometer at the start of the day (km). */
+  odoStart: number;
+  /** stops[i] comes before trips[i]; there is always one stop more than trips. */
+  stops: Stop[];
+  trips: Trip[];
+  /** No reports in [from, to). */
+  gap: [number, number] | null;
+}
+
+interface Profile {
+  kind: Kind;
+  depotLat: number;
+  depotLng: number;
+  depotPlace: number;
+  depotHeading: number;
+  /** Working days: bit w set when weekday w (0 = Sunday) is one. */
+  mask: number;
+  /** Mean distance of a working day (km), and how far a day strays from it. */
+  mean: number;
+  wiggle: number;
+  odoBase: number;
+}
+
+const DEPOTS = 3;
+
+function profile(seed: number, did: number, kind: Kind): Profile {
+  const c = centreFor(seed);
+  let depotLat: number;
+  let depotLng: number;
+  let depotPlace: number;
+  if (kind === 'person') {
+    // a home of one's own somewhere in town
+    depotLat = c.lat + (unit(seed, did, 60) - 0.5) * 0.25;
+    depotLng = c.lng + (unit(seed, did, 61) - 0.5) * 0.33;
+    depotPlace = hash32(seed, did, 62);
+  } else {
+    const k = hash32(seed, did, 63) % DEPOTS;
+    depotLat = c.lat + (unit(seed, k, 64) - 0.5) * 0.2;
+    depotLng = c.lng + (unit(seed, k, 65) - 0.5) * 0.26;
+    depotPlace = hash32(seed, k, 66);
+    if (kind === 'fixed') {
+      // a sensor sits somewhere in its depot's yard
+      depotLat += (unit(seed, did, 67) - 0.5) * 0.002;
+      depotLng += (unit(seed, did, 68) - 0.5) * 0.002;
+    }
+  }
+  const mask = kind === 'person' ? 0x7f : hash32(seed, did, 69) % 2 === 0 ? 0x3e : 0x7e; // Mon–Fri or Mon–Sat
+  const mean = kind === 'person' ? 12 + 23 * unit(seed, did, 70) : kind === 'vehicle' ? 60 + 110 * unit(seed, did, 70) : 0;
+  return {
+    kind, depotLat, depotLng, depotPlace, depotHeading: hash32(seed, did, 71) % 360, mask, mean, wiggle: 0.35 * mean,
+    odoBase: kind === 'fixed' ? 0 : 40000 + (hash32(seed, did, 72) % 110000),
+  };
+}
+
+/** Unix seconds at which planning day d starts. */
+export function dayStart(seed: number, d: number): number {
+  return d * DAY + (DAY_START_HOUR - centreFor(seed).tz) * 3600;
+}
+
+/** The planning day that holds unix time t. */
+export function dayOf(seed: number, t: number): number {
+  return Math.floor((t - (DAY_START_HOUR - centreFor(seed).tz) * 3600) / DAY);
+}
+
+/** 0 = Sunday. Day 0 (1970-01-01) was a Thursday. */
+const weekday = (d: number): number => (((d + 4) % 7) + 7) % 7;
+const working = (mask: number, d: number): boolean => ((mask >> weekday(d)) & 1) === 1;
+
+/** How many working days come before day d (negative before 1970; only differences matter). */
+function workIndex(mask: number, d: number): number {
+  const weeks = Math.floor(d / 7);
+  let n = 0;
+  for (let w = 0; w < 7; w++) if ((mask >> w) & 1) n++;
+  let j = weeks * n;
+  for (let i = weeks * 7; i < d; i++) if (working(mask, i)) j++;
+  return j;
+}
+
+/** Working days are counted from 2024-01-01 so that odometers stay near their base. */
+const REF_DAY = 19723;
+
+/** The index of day d among the unit's working days, counted from REF_DAY. */
+const workDay = (p: Profile, d: number): number => workIndex(p.mask, d) - workIndex(p.mask, REF_DAY);
+
+/** Odometer at the start of the day whose working-day index is j (km). */
+const odometerAt = (seed: number, did: number, p: Profile, j: number): number => p.odoBase + j * p.mean + p.wiggle * unit(seed, did, j, 31);
+
+/** The distance of working day j (km): odometerAt(j + 1) − odometerAt(j). */
+const dayDistance = (seed: number, did: number, p: Profile, j: number): number =>
+  p.mean + p.wiggle * (unit(seed, did, j + 1, 31) - unit(seed, did, j, 31));
+
+/** The last few plans (a history request plans each day once; a unit's record asks for one day several times). */
+const RECENT = 8;
+const recent: Array<DayPlan | undefined> = new Array(RECENT).fill(undefined);
+let nextSlot = 0;
+
+/** The plan of day d for a unit. */
+export function planDay(seed: number, u: DriveUnit, d: number): DayPlan {
+  const kind = kindOf(u);
+  for (let i = 0; i < RECENT; i++) {
+    const p = recent[i];
+    if (p !== undefined && p.day === d && p.did === u.did && p.seed === seed && p.kind === kind) return p;
+  }
+  const plan = buildDay(seed, u.did, kind, d);
+  recent[nextSlot] = plan;
+  nextSlot = (nextSlot + 1) % RECENT;
+  return plan;
+}
+
+function idleDay(seed: number, did: number, p: Profile, d: number, start: number, odoStart: number): DayPlan {
+  const end = start + DAY;
+  const stop: Stop = { from: start - 1, to: end, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo: 0, place: p.depotPlace };
+  let gap: [number, number] | null = null;
+  if (unit(seed, did, d, 1003) < IDLE_GAP_RATE) {
+    const len = GAP_MIN + Math.floor(unit(seed, did, d, 1005) * (GAP_MAX - GAP_MIN));
+    const g0 = start + Math.floor(unit(seed, did, d, 1004) * (DAY - len));
+    gap = [g0, g0 + len];
+  }
+  return { seed, did, kind: p.kind, day: d, start, end, odoStart, stops: [stop], trips: [], gap };
+}
+
+// Scratch space for buildDay (synchronous, so one set serves every call): at most 11 legs of 3 segments.
+const MAX_VERTICES = 40;
+const XS = new Float64Array(MAX_VERTICES);
+const YS = new Float64Array(MAX_VERTICES);
+const LATS = new Float64Array(MAX_VERTICES);
+const LNGS = new Float64Array(MAX_VERTICES);
+const KMS = new Float64Array(MAX_VERTICES);
+const DURS = new Int32Array(MAX_VERTICES);
+const STOP_AT = new Int32Array(16);
+const STOP_LEN = new Int32Array(16);
+
+/** Lay the loop out at scale s (km per unit) from the depot; returns its great-circle length. */
+function place(nv: number, s: number, lat0: number, lng0: number, kx: number, ky: number): number {
+  let total = 0;
+  for (let i = 0; i < nv; i++) {
+    LATS[i] = lat0 + s * (YS[i] as number) * ky;
+    LNGS[i] = lng0 + s * (XS[i] as number) * kx;
+  }
+  for (let i = 0; i < nv - 1; i++) {
+    const km = haversineKm(LATS[i] as number, LNGS[i] as number, LATS[i + 1] as number, LNGS[i + 1] as number);
+    KMS[i] = km;
+    total += km;
+  }
+  return total;
+}
+
+function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
+  const p = profile(seed, did, kind);
+  const start = dayStart(seed, d);
+  const end = start + DAY;
+  if (kind === 'fixed') return idleDay(seed, did, p, d, start, 0);
+  const j = workDay(p, d);
+  const odoStart = odometerAt(seed, did, p, j);
+  if (!working(p.mask, d)) return idleDay(seed, did, p, d, start, odoStart);
+  const r = (i: number): number => unit(seed, did, d, 1000 + i);
+  const person = kind === 'person';
+
+  // The loop in units of "about a km before scaling": x east, y north, from the depot.
+  const n = person ? 2 + Math.floor(r(0) * 3) : 3 + Math.floor(r(0) * 8);
+  let nv = 1;
+  XS[0] = 0;
+  YS[0] = 0;
+  STOP_AT[0] = 0; // vertex index of the depot, each stop, and the depot again
+  const a0 = r(1) * 2 * Math.PI;
+  let px = 0;
+  let py = 0;
+  let planar = 0;
+  for (let leg = 0; leg <= n; leg++) {
+    let qx = 0;
+    let qy = 0;
+    if (leg < n) {
+      const ang = a0 + ((leg + 0.5) * 2 * Math.PI * (0.75 + 0.5 * r(10 + leg))) / n;
+      const rad = 0.35 + 0.65 * r(30 + leg);
+      qx = rad * Math.cos(ang);
+      qy = rad * Math.sin(ang);
+    }
+    const dx = qx - px;
+    const dy = qy - py;
+    const w = Math.floor(r(50 + leg) * 3); // 0–2 turns on the way
+    for (let k = 1; k <= w; k++) {
+      const f = (k + (r(80 + 3 * leg + k) - 0.5) * 0.4) / (w + 1);
+      const off = (r(120 + 3 * leg + k) - 0.5) * 0.5;
+      XS[nv] = px + f * dx - off * dy;
+      YS[nv] = py + f * dy + off * dx;
+      nv++;
+    }
+    XS[nv] = qx;
+    YS[nv] = qy;
+    nv++;
+    STOP_AT[leg + 1] = nv - 1;
+    px = qx;
+    py = qy;
+  }
+  for (let i = 1; i < nv; i++) planar += Math.hypot((XS[i] as number) - (XS[i - 1] as number), (YS[i] as number) - (YS[i - 1] as number));
+
+  // Scale the loop until its great-circle length is the day's distance (each pass gains ~4 digits).
+  const D = dayDistance(seed, did, p, j);
+  const kx = 1 / (KM_PER_DEG * Math.cos(p.depotLat * RAD));
+  const ky = 1 / KM_PER_DEG;
+  let s = D / planar;
+  for (let it = 0; it < 3; it++) {
+    const L = place(nv, s, p.depotLat, p.depotLng, kx, ky);
+    if (Math.abs(L - D) < 1e-6) break; // a millimetre
+    s *= D / L;
+  }
+
+  // Timeline: leave in the morning, drive each leg, stop, and come home.
+  // hours after 03:00: people leave 07:00–09:30, vehicles 06:30–09:00 or, on a late shift, 14:00–17:00
+  const late = !person && r(6) < LATE_SHIFT_RATE;
+  const depart = start + Math.round((person ? 4 + 2.5 * r(2) : late ? 11 + 3 * r(2) : 3.5 + 2.5 * r(2)) * 3600);
+  let stopped = 0;
+  for (let i = 0; i < n; i++) {
+    STOP_LEN[i] = person && i === 0 ? 3 * 3600 + Math.round(5 * 3600 * r(70 + i)) : STOP_MIN + Math.round((STOP_MAX - STOP_MIN) * r(70 + i) ** 1.2);
+    stopped += STOP_LEN[i] as number;
+  }
+  let driving = 0;
+  for (let i = 0; i < nv - 1; i++) {
+    const km = KMS[i] as number;
+    const q = unit(seed, did, d, 2000 + i);
+    let v: number;
+    if (person) v = km > 4 ? 45 + 30 * q : 18 + 27 * q;
+    else v = km > 8 ? 60 + 35 * q : km > 3 ? 40 + 25 * q : 20 + 25 * q;
+    v = Math.min(v, (km * 3600) / SEGMENT_MIN_S);
+    const dur = Math.max(SEGMENT_MIN_S, Math.round((km / v) * 3600));
+    DURS[i] = dur;
+    driving += dur;
+  }
+  // Home before the day ends (by 02:30): shorten the stops when the day is too long.
+  const over = depart + driving + stopped - (end - 1800);
+  if (over > 0) {
+    const spare = stopped - STOP_MIN * n;
+    for (let i = 0; i < n; i++) {
+      const len = STOP_LEN[i] as number;
+      STOP_LEN[i] = Math.max(STOP_MIN, Math.floor(len - (over * (len - STOP_MIN)) / Math.max(1, spare)) - 1);
+    }
+  }
+
+  const stops: Stop[] = [{ from: start - 1, to: depart, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo: 0, place: p.depotPlace }];
+  const trips: Trip[] = [];
+  let t = depart;
+  let odo = 0;
+  for (let leg = 0; leg <= n; leg++) {
+    const tripStart = t;
+    const segs: Segment[] = [];
+    let km = 0;
+    let max = 0;
+    for (let i = STOP_AT[leg] as number; i < (STOP_AT[leg + 1] as number); i++) {
+      const dur = DURS[i] as number;
+      // the day's last metres close it exactly on its distance (they differ from the great circle by under a millimetre)
+      if (i === nv - 2) KMS[i] = D - odo;
+      const seg: Segment = {
+        t0: t, t1: t + dur, lat0: LATS[i] as number, lng0: LNGS[i] as number, lat1: LATS[i + 1] as number, lng1: LNGS[i + 1] as number,
+        km: KMS[i] as number, kmh: ((KMS[i] as number) / dur) * 3600, heading: 0, odo0: odo, street: hash32(seed, did, d, 3000 + i),
+      };
+      seg.heading = headingOf(seg);
+      segs.push(seg);
+      t += dur;
+      odo += seg.km;
+      km += seg.km;
+      if (seg.kmh > max) max = seg.kmh;
+    }
+    trips.push({ start: tripStart, end: t, segs, km, maxSpeed: max });
+    const last = segs[segs.length - 1] as Segment;
+    if (leg < n) {
+      const to = t + (STOP_LEN[leg] as number);
+      stops.push({ from: t, to, lat: last.lat1, lng: last.lng1, heading: last.heading, odo, place: hash32(seed, did, d, 4000 + leg) });
+      t = to;
+    } else {
+      stops.push({ from: t, to: end, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo, place: p.depotPlace });
+    }
+  }
+
+  let gap: [number, number] | null = null;
+  if (r(3) < GAP_RATE) {
+    const len = GAP_MIN + Math.floor(r(5) * (GAP_MAX - GAP_MIN));
+    const lo = Math.max(start, depart - 3600);
+    const hi = Math.min(end - len, t + 3600);
+    const g0 = lo + Math.floor(r(4) * Math.max(0, hi - lo));
+    gap = [g0, g0 + len];
+  }
+  return { seed, did, kind, day: d, start, end, odoStart, stops, trips, gap };
+}
+
+/** Compass heading of a segment in whole degrees (planar: exact enough over a few km). */
+function headingOf(g: Segment): number {
+  const dx = (g.lng1 - g.lng0) * Math.cos(g.lat0 * RAD);
+  const dy = g.lat1 - g.lat0;
+  return Math.round((Math.atan2(dx, dy) / RAD + 360) % 360) % 360;
+}

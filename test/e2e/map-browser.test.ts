@@ -1,0 +1,260 @@
+/**
+ * The map pages in a real browser (headless Chromium, the network blocked): each kind of
+ * page draws its features with no console errors, popups show the exact report, text from
+ * the service stays text, and a 100,000-point history still opens. Screenshots land in
+ * test-output/ (map-history.png, map-units.png, map-trips.png, …).
+ */
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import type { HistoryItem } from '../../src/api/history.js';
+import type { ReportFeature } from '../../src/api/types.js';
+import { openHistorySink } from '../../src/io/geo/sink.js';
+import { buildTripsPage, type StopRecord, type TripRecord } from '../../src/io/map/trips.js';
+import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
+import { startHarness, type Harness } from '../helpers/cli.js';
+import { memoryIO } from '../helpers/io.js';
+import { launchChromium, openMap, type Drawn } from '../helpers/browser.js';
+import { needTool } from '../helpers/tools.js';
+
+const parseNdjson = (text: string): ReportFeature[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReportFeature);
+
+/** The html sink fed in-process (as history feeds it), returning the page. */
+async function historyPage(features: ReportFeature[], batch = 500): Promise<string> {
+  const io = memoryIO();
+  const sink = openHistorySink({
+    format: 'html',
+    out: { io, format: 'table', header: true, color: false, tty: false, now: () => Date.now() },
+    title: 'Units',
+    columns: CSV_COLUMNS,
+    flat: flatReport,
+  });
+  for (let i = 0; i < features.length; i += batch) {
+    const items: HistoryItem[] = features.slice(i, i + batch).map((f) => ({ text: JSON.stringify(f), feature: f, verbatim: false }));
+    await sink.write(items);
+  }
+  await sink.end();
+  assert.equal(sink.count, features.length);
+  return io.text();
+}
+
+function assertClean(d: Drawn): void {
+  assert.deepEqual(d.errors, [], 'no console errors');
+  assert.ok(d.blocked.every((u) => u.startsWith('https://tile.openstreetmap.org/')), `only tiles were requested: ${d.blocked.slice(0, 3).join(', ')}`);
+  assert.equal(d.dom.scale, 1, 'a scale bar');
+  assert.equal(d.dom.attribution, 1, 'the OpenStreetMap attribution');
+}
+
+async function withBrowser(t: TestContext, fn: (browser: Browser, h: Harness, dir: string) => Promise<void>): Promise<void> {
+  if (!needTool(t, 'chromium')) return;
+  const dir = mkdtempSync(join(tmpdir(), 'trackctl-map-'));
+  const h = await startHarness();
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    await fn(browser, h, dir);
+  } finally {
+    await browser?.close();
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('map pages open in Chromium with the network blocked', { timeout: 240_000 }, async (t) => {
+  await withBrowser(t, async (browser, h, dir) => {
+    await t.test('history of one unit, from the real binary (-o html)', async () => {
+      const r = await h.run(['history', '2004', '--from', '2d', '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      const reports = parseNdjson((await h.run(['history', '2004', '--from', '2d', '-o', 'ndjson'])).stdout);
+      const file = join(dir, 'one.html');
+      writeFileSync(file, r.stdout);
+      const d = await openMap(browser, file, 'map-history-one-unit');
+      assertClean(d);
+      assert.equal(d.dom.tracks, 1);
+      assert.equal(d.dom.points, reports.length, 'a dot per report (a short history is not thinned)');
+      assert.equal(d.dom.sos, reports.filter((f) => f.properties.reportType === 'sos').length);
+      assert.equal(d.dom.crash, reports.filter((f) => f.properties.reportType === 'crash').length);
+      assert.ok(d.dom.sos + d.dom.crash > 0, 'the sandbox history has events to draw');
+      assert.match(await d.page.locator('header h1').innerText(), /^History of Ford Transit 01$/);
+      await d.page.close();
+    });
+
+    await t.test('history of two units in one stream (grouped by did): tracks, points, events, popups', async () => {
+      // The real binary's merged stream of two units, as drawn and as ndjson.
+      const r = await h.run(['history', '2004', '2005', '--from', '1d', '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      const merged = parseNdjson((await h.run(['history', '2004', '2005', '--from', '1d', '-o', 'ndjson'])).stdout);
+      assert.ok(merged.filter((f) => f.properties.did === 2004).length > 10 && merged.filter((f) => f.properties.did === 2005).length > 10);
+      const file = join(dir, 'history.html');
+      writeFileSync(file, r.stdout);
+      const d = await openMap(browser, file, 'map-history');
+      assertClean(d);
+      assert.equal(d.dom.tracks, 2, 'one line per unit');
+      assert.equal(d.dom.last, 2, 'and its last position');
+      assert.equal(d.reported.tracks, 2);
+      assert.equal(d.dom.points, merged.length);
+      const events = (type: string) => merged.filter((f) => f.properties.reportType === type).length;
+      assert.equal(d.dom.sos, events('sos'));
+      assert.equal(d.dom.crash, events('crash'));
+      assert.equal(d.dom.legendRows, 2 + 1 + (events('sos') > 0 ? 1 : 0) + (events('crash') > 0 ? 1 : 0), 'units, last position, events');
+      const colors = await d.page.locator('path.trk-track').evaluateAll((ps) => ps.map((p) => p.getAttribute('stroke')));
+      assert.equal(new Set(colors).size, 2, `a colour per unit: ${colors.join(', ')}`);
+      assert.match(await d.page.locator('header h1').innerText(), /Ford Transit 01 and Ford Transit 02/);
+      assert.match(await d.page.locator('header p').innerText(), /UTC · [\d,]+ reports/);
+
+      // An sos marker's popup is that report, exactly.
+      const sos = merged.find((f) => f.properties.reportType === 'sos');
+      if (sos) {
+        await d.page.locator('.trk-marker-sos').first().click();
+        const text = await d.page.locator('.leaflet-popup-content').innerText();
+        assert.match(text, /Type\s+sos/);
+        assert.match(text, /Speed\s+[\d.]+/);
+        assert.match(text, /Time\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+        const sosReports = merged.filter((f) => f.properties.reportType === 'sos');
+        const shown = (f: ReportFeature): boolean =>
+          text.includes(`Position\t${f.properties.lat}, ${f.properties.lng}`) && text.includes(`Speed\t${f.properties.speed}\n`) && text.includes(String(f.properties.address));
+        assert.ok(sosReports.some(shown), `the popup shows an sos report as sent: ${JSON.stringify(text)}`);
+      }
+      await d.page.close();
+    });
+
+    await t.test('units: last positions coloured by state', async () => {
+      const r = await h.run(['units', '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stderr, '', 'nothing on stderr when piped');
+      const units = JSON.parse((await h.run(['units', '-o', 'json'])).stdout) as Array<Record<string, unknown>>;
+      const placed = units.filter((u) => typeof u.did === 'number' && typeof u.lastValidLatitude === 'number' && !(u.lastValidLatitude === 0 && u.lastValidLongitude === 0));
+      const file = join(dir, 'units.html');
+      writeFileSync(file, r.stdout);
+      const d = await openMap(browser, file, 'map-units');
+      assertClean(d);
+      assert.ok(placed.length >= 10);
+      assert.equal(d.dom.units, placed.length, 'a marker per unit with a position');
+      assert.equal(d.dom.moving + d.dom.stopped + d.dom.stale, d.dom.units);
+      assert.ok(d.dom.stale > 0 && d.dom.moving > 0, 'the demo fleet has moving and stale units');
+      assert.equal(d.dom.labels, placed.length);
+      assert.equal(d.dom.legendRows, 3);
+      // At night the fleet parks at its depots, markers on top of each other: click the stale one itself.
+      await d.page.locator('path.trk-unit-stale').first().dispatchEvent('click');
+      assert.match(await d.page.locator('.leaflet-popup-content').innerText(), /State\s+stale[\s\S]*Last report\s+\d{4}-/);
+      await d.page.close();
+    });
+
+    await t.test('text from the service stays text (a unit named like markup)', async () => {
+      const evil = '<img src=x onerror="document.body.dataset.pwned=1"></script><b>Van';
+      const renamed = await h.run(['devices', 'update', '2006', '--name', evil]);
+      assert.equal(renamed.code, 0, renamed.stderr);
+      const r = await h.run(['units', '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      const file = join(dir, 'units-escaped.html');
+      writeFileSync(file, r.stdout);
+      const d = await openMap(browser, file, 'map-units-escaped');
+      assertClean(d);
+      assert.equal(await d.page.locator('img[src="x"], b').count(), 0, 'the name did not become markup');
+      assert.equal(await d.page.evaluate('document.body.dataset.pwned'), undefined);
+      assert.equal(await d.page.locator('.trk-label', { hasText: 'onerror' }).count(), 1, 'the name is shown as text');
+      await d.page.close();
+    });
+
+    await t.test('report trips -o html from the real binary: a line per trip, a marker per stop', async () => {
+      const args = ['--group', '101', '--from', '1d'];
+      const r = await h.run(['report', 'trips', ...args, '-o', 'html']);
+      assert.equal(r.code, 0, r.stderr);
+      const trips = JSON.parse((await h.run(['report', 'trips', ...args, '-o', 'json'])).stdout) as unknown[];
+      const stops = JSON.parse((await h.run(['report', 'stops', ...args, '-o', 'json'])).stdout) as unknown[];
+      assert.ok(trips.length > 3 && stops.length > 3, 'the sandbox fleet drove');
+      const file = join(dir, 'report-trips.html');
+      writeFileSync(file, r.stdout);
+      const d = await openMap(browser, file, 'map-report-trips');
+      assertClean(d);
+      assert.equal(d.dom.trips, trips.length);
+      assert.equal(d.dom.stops, stops.length);
+      await d.page.close();
+    });
+
+    await t.test('trips and stops (buildTripsPage) from fixtures', async () => {
+      const trips: TripRecord[] = [
+        {
+          did: 2004, name: 'Ford Transit 01', start: 1_795_500_000, end: 1_795_502_400, duration: 2400, distanceKm: 12.4,
+          startLat: 33.75, startLng: -84.39, endLat: 33.8, endLng: -84.3,
+          path: [[-84.39, 33.75], [-84.37, 33.76], [-84.35, 33.765], [-84.33, 33.78], [-84.31, 33.79], [-84.3, 33.8]],
+        },
+        { did: 2004, name: 'Ford Transit 01', start: 1_795_506_000, end: 1_795_507_800, duration: 1800, distanceKm: 6.1, startLat: 33.8, startLng: -84.3, endLat: 33.84, endLng: -84.26 },
+        { did: 2005, name: 'Ford Transit 02', start: 1_795_501_000, end: 1_795_504_000, duration: 3000, distanceKm: 15.2, startLat: 33.7, startLng: -84.45, endLat: 33.74, endLng: -84.36 },
+      ];
+      const stops: StopRecord[] = [
+        { did: 2004, name: 'Ford Transit 01', arrival: 1_795_502_400, departure: 1_795_506_000, duration: 3600, lat: 33.8, lng: -84.3, address: '12 Depot Rd, Atlanta, GA' },
+        { did: 2004, name: 'Ford Transit 01', arrival: 1_795_507_800, departure: null, duration: 900, lat: 33.84, lng: -84.26, address: null },
+        { did: 2005, name: 'Ford Transit 02', arrival: 1_795_504_000, departure: 1_795_505_000, duration: 1000, lat: 33.74, lng: -84.36, address: '9 Market St <b>x</b>' },
+      ];
+      const file = join(dir, 'trips.html');
+      writeFileSync(file, buildTripsPage(trips, stops));
+      const d = await openMap(browser, file, 'map-trips');
+      assertClean(d);
+      assert.equal(d.dom.trips, 3);
+      assert.equal(d.dom.tripEnds, 3);
+      assert.equal(d.dom.stops, 3);
+      const dashed = await d.page.locator('path.trk-trip[stroke-dasharray]').count();
+      assert.equal(dashed, 2, 'trips without a path are straight dashed lines');
+      assert.equal(d.dom.legendRows, 2 + 1 + 1, 'two units, stops, the dashed-line note');
+      await d.page.locator('.trk-marker-stop').first().click();
+      const text = await d.page.locator('.leaflet-popup-content').innerText();
+      assert.match(text, /Duration\s+1 h 0 min/);
+      assert.match(text, /12 Depot Rd/);
+      assert.match(await d.page.locator('header h1').innerText(), /Trips and stops of Ford Transit 01, Ford Transit 02/);
+      assert.equal(await d.page.locator('.leaflet-popup-content b').count(), 0);
+      await d.page.close();
+    });
+
+    await t.test('no reports: the page says so and draws nothing', async () => {
+      const file = join(dir, 'empty.html');
+      writeFileSync(file, await historyPage([]));
+      const d = await openMap(browser, file, 'map-empty');
+      assertClean(d);
+      assert.equal(d.dom.tracks + d.dom.points + d.dom.units, 0);
+      assert.equal(await d.page.locator('.trk-notice', { hasText: 'Nothing to show' }).count(), 1);
+      await d.page.close();
+    });
+
+    await t.test('a 100,000-point history stays small enough and opens', async (st) => {
+      const n = 100_000;
+      const features: ReportFeature[] = [];
+      let lat = 33.75;
+      let lng = -84.39;
+      let seed = 7;
+      const rand = (): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+      for (let i = 0; i < n; i++) {
+        lat += (rand() - 0.5) * 0.002;
+        lng += (rand() - 0.45) * 0.002;
+        features.push({
+          type: 'Feature',
+          properties: {
+            aid: 1, did: 3000 + (i % 2), name: i % 2 ? 'Long haul B' : 'Long haul A', availability: 'available', lat, lng, alt: 300, speed: Math.round(rand() * 900) / 10,
+            heading: 0, source: 'gps', address: `${i % 500} Long Rd`, date: 1_795_000_000 + i * 10, battery: 80, odometer: null, precision: 5,
+            satellites: 9, temperature: null, reportType: i % 10_000 === 5 ? 'sos' : 'report', reportValue: '', message: '',
+          },
+          geometry: { type: 'Point', coordinates: [lng, lat] },
+        });
+      }
+      const file = join(dir, 'big.html');
+      writeFileSync(file, await historyPage(features, 2000));
+      const size = statSync(file).size;
+      st.diagnostic(`100,000-point page: ${(size / 1024 / 1024).toFixed(2)} MB`);
+      assert.ok(size < 6 * 1024 * 1024, `under 6 MB, got ${size}`);
+      const d = await openMap(browser, file, 'map-history-100k', 90_000);
+      st.diagnostic(`100,000-point page drawn in ${d.loadMs} ms`);
+      assertClean(d);
+      assert.ok(d.loadMs < 30_000, `drawn within 30 s (${d.loadMs} ms)`);
+      assert.equal(d.dom.tracks, 2);
+      assert.equal(d.dom.sos, 10, 'every event is kept');
+      assert.ok(d.dom.points > 100 && d.dom.points <= 3000, `the dots are thinned: ${d.dom.points}`);
+      // A click on the line finds the exact nearest report among all 100,000.
+      await d.page.locator('path.trk-track').first().click({ force: true });
+      assert.match(await d.page.locator('.leaflet-popup-content').innerText(), /Long haul [AB][\s\S]*Address\s+\d+ Long Rd/);
+      await d.page.close();
+    });
+  });
+});

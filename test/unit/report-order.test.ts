@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ReportFeature } from '../../src/api/types.js';
+import { inDateOrder } from '../../src/reports/order.js';
+import { run } from '../../src/reports/stream.js';
+import { collect, report } from './report-fixture.js';
+
+const dates = (rs: ReportFeature[]) => rs.map((r) => r.properties.date);
+
+test('reports within the window are released in date order, equal dates in arrival order', async () => {
+  const input = [100, 300, 200, 250, 1000, 150, 1000, 5000].map((d, i) => report({ date: d, lng: 11 + i / 100 }));
+  const late: number[] = [];
+  const out = await collect(run(input, inDateOrder({ windowS: 900, onLate: (r) => late.push(r.properties.date) })));
+  assert.deepEqual(dates(out), [100, 150, 200, 250, 300, 1000, 1000, 5000]);
+  assert.deepEqual(out.slice(5, 7).map((r) => r.properties.lng), [11.04, 11.06]);
+  assert.deepEqual(late, []);
+});
+
+test('a report older than what was released is passed to onLate and left out', async () => {
+  const input = [100, 200, 3000, 150, 2500, 5000, 1000].map((d) => report({ date: d }));
+  const late: number[] = [];
+  const p = inDateOrder({ windowS: 1000, onLate: (r) => late.push(r.properties.date) });
+  const released: number[] = [];
+  for (const r of input) released.push(...dates([...p.push(r)]));
+  // 3000 releases what is 1000 s older (100, 200, …), so 150 comes too late; 2500 still fits
+  assert.deepEqual(released, [100, 200, 2500, 3000]);
+  released.push(...dates([...p.finish()]));
+  assert.deepEqual(released, [100, 200, 2500, 3000, 5000]);
+  assert.deepEqual(late, [150, 1000]);
+});
+
+test('at most maxHeld reports are held', () => {
+  const p = inDateOrder({ windowS: 1e9, maxHeld: 3 });
+  const out: number[] = [];
+  for (let d = 1; d <= 10; d++) out.push(...dates([...p.push(report({ date: d }))]));
+  assert.deepEqual(out, [1, 2, 3, 4, 5, 6, 7]);
+  assert.deepEqual(dates([...p.finish()]), [8, 9, 10]);
+});
+
+test('an exact repeat of the report just released is dropped', async () => {
+  const a = report({ date: 100 });
+  const b = report({ date: 160 });
+  const other = report({ date: 160, reportType: 'motion_state', reportValue: 'moving' });
+  const out = await collect(run([a, b, structuredClone(b), other, structuredClone(other)], inDateOrder({ windowS: 0 })));
+  assert.deepEqual(out.map((r) => `${r.properties.date}/${r.properties.reportType}`), ['100/report', '160/report', '160/motion_state']);
+});
