@@ -118,9 +118,13 @@ describe('watch', () => {
     // And a unit silent since before T0 (the sandbox has some): stale at the first round.
     staleUnit = units.find((u) => u.did !== undefined && (u.lastGPSTimestamp ?? 0) > 0 && (u.lastGPSTimestamp ?? 0) < T0 - 3 * HOUR && !byUnit.has(u.did))?.did ?? 0;
     assert.ok(staleUnit > 0, 'some device has been silent for hours');
+    // And a unit low on battery at T0 (the sandbox has some), unless one is chosen already.
+    const low = (did: number): boolean => (snapshot.get(did)?.lastBatteryLevel ?? 100) < LOW && (snapshot.get(did)?.lastGPSTimestamp ?? 0) > 0;
+    const lowUnit = chosen.find(low) ?? units.find((u) => u.did !== undefined && u.did !== staleUnit && low(u.did))?.did;
+    assert.ok(lowUnit !== undefined, 'some device is low on battery');
     start = snapshot;
-    ids = [...chosen, staleUnit].sort((a, b) => a - b).map(String);
-    expected = reports.filter((p) => chosen.includes(p.did));
+    ids = [...new Set([...chosen, staleUnit, lowUnit])].sort((a, b) => a - b).map(String);
+    expected = reports.filter((p) => ids.includes(String(p.did)));
     // A small fence around a chosen unit's newest position, away from where it stood at T0.
     for (const did of chosen) {
       const newest = [...(byUnit.get(did) ?? [])].sort((a, b) => b.date - a.date)[0];
@@ -294,6 +298,7 @@ describe('watch', () => {
       'the silent unit is stale once',
     );
     // A unit low at T0 is told once at the start, dated at its last report.
+    assert.ok(ids.some((did) => (start.get(Number(did))?.lastBatteryLevel ?? 100) < LOW), 'a unit starts low');
     for (const did of ids.map(Number)) {
       const at = start.get(did);
       if (at?.lastBatteryLevel === undefined || at.lastBatteryLevel >= LOW) continue;
