@@ -12,6 +12,7 @@ import { registerApi } from './commands/api/index.js';
 import { registerSandbox } from './commands/sandbox/index.js';
 import { registerHistory } from './commands/history/index.js';
 import { registerReport } from './commands/report/index.js';
+import { registerWatch } from './commands/watch/index.js';
 import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
@@ -38,6 +39,7 @@ export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Regi
   { names: ['sandbox'], register: registerSandbox },
   { names: ['history'], register: registerHistory },
   { names: ['report'], register: registerReport },
+  { names: ['watch'], register: registerWatch },
   { names: ['apply'], register: registerApply },
   { names: ['export'], register: registerExport },
   { names: ['map'], register: registerMap },

@@ -14,6 +14,8 @@ export interface AllUnits {
   trackedUsers: User[];
   dispatchers: User[];
   raw: string;
+  /** The service's clock when it answered (Date header), unix seconds. */
+  serverTime?: number;
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -40,5 +42,11 @@ export async function getAllUnits(api: Api): Promise<AllUnits> {
     trackedUsers: collection<User>('trackedUsers', 'uid', tolerantUser),
     dispatchers: collection<User>('dispatchers', 'uid', tolerantUser),
     raw: res.text,
+    serverTime: serverTime(res.headers.date),
   };
+}
+
+function serverTime(header: unknown): number | undefined {
+  const ms = typeof header === 'string' ? Date.parse(header) : Number.NaN;
+  return Number.isNaN(ms) ? undefined : Math.floor(ms / 1000);
 }

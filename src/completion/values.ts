@@ -56,6 +56,7 @@ export const VALUE_SPECS: readonly ValueSpec[] = [
   { path: 'shares url', arg: 0, ids: 'share' },
   { path: 'shares embed', arg: 0, ids: 'share' },
   { path: 'history', arg: 0, ids: 'unit' },
+  { path: 'watch', arg: 0, ids: 'unit' },
   { path: 'shares create', option: '--device', ids: 'device' },
   { path: 'groups update', option: '--add-member', ids: 'unit' },
   { path: 'groups update', option: '--remove-member', ids: 'unit' },
@@ -71,6 +72,7 @@ export const VALUE_SPECS: readonly ValueSpec[] = [
   // Fixed values commander does not know as choices.
   { path: 'history', option: '--output', values: HISTORY_FORMATS },
   { path: 'history', option: '--types', values: REPORT_TYPES, list: true },
+  { path: 'watch', option: '--output', values: ['table', 'ndjson', 'json'] },
   { path: 'units', option: '--output', values: [...OUTPUT_FORMATS, 'html'] },
   { path: 'map', arg: 0, values: ['history', 'units'] },
   { path: '*', option: '--output', values: OUTPUT_FORMATS },

@@ -1,0 +1,58 @@
+/** `watch`: one top-level verb, its flags and help. */
+import { Option, type Command } from 'commander';
+import type { Context } from '../../context.js';
+import { examples, lazyAction } from '../action.js';
+
+const HELP = `
+On a terminal: a live view of the units, redrawn in place, what needs attention on top (a recent
+SOS or crash, stale, low battery, then moving, stopped). Elsewhere (or with -o ndjson; -o json is
+the same, as a stream has no end to close an array): one JSON event a line, flushed each round:
+
+  {"event":"report","did":2004,"name":"Van 4","time":1764000000,"lat":…,"lng":…,"speed":…,
+   "battery":…,"address":…,"reportType":"report"}
+
+Events: report (every report received), moving, stopped, stale, battery_low, sos, crash,
+geofence_enter, geofence_exit (with "fence"). time is unix seconds: the report's date, or for
+stale the moment the unit became stale (last report + --stale; "lastReport" says when that was).
+The first screen comes from GET /all-units/ (last position, battery, last report); then each
+unit's history is polled with lastQueryTime (late reports included, placed by their date), one
+round every --interval (longer for large fleets and after 429s). A unit already low on battery
+gives one battery_low at the start; a unit silent for --stale gives one stale.
+
+Motion follows motion_state reports once a unit sends them; before that, a speed above 5 (as the
+service reports it, km/h) is moving, and 2 minutes at or below it is stopped. battery_low fires once
+per crossing below --low-battery and is armed again at 5 points above it. A late report (dated
+before the unit's newest) gives report and sos/crash events but changes no state.
+
+--checkpoint FILE keeps every unit's cursor and state, saved atomically after each round's events
+are flushed (and locked while a watch uses it): stopped with Ctrl-C and started again, every event
+is written once. After a kill (SIGKILL) the events of the last round may repeat.
+--geofence FILE: a GeoJSON FeatureCollection of Polygons/MultiPolygons, each with a "name".
+Ctrl-C stops after the round in flight, flushes, saves and exits 0; a second Ctrl-C exits 130.`;
+
+export function registerWatch(program: Command, ctx: Context): void {
+  program
+    .command('watch')
+    .description('Watch units live: a fleet view on a terminal, an NDJSON event stream elsewhere')
+    .argument('[ids...]', 'unit ids, or choose with --group, --category or --all-units (default: every unit)')
+    .option('--group <gid>', 'the units of group GID')
+    .addOption(new Option('--category <category>', 'every unit of this category').choices(['device', 'sensor', 'trackedUser']))
+    .option('--all-units', 'every unit of the account (the default)')
+    .option('--interval <duration>', 'time between rounds of polls (default 30s)')
+    .option('--stale <duration>', 'a unit without reports for this long is stale (default 1d)')
+    .option('--low-battery <pct>', 'battery percentage below which a unit is low (default 20)')
+    .option('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events')
+    .option('--checkpoint <file>', 'resume from FILE and save cursors and states to it after each round')
+    .addHelpText('after', HELP)
+    .addHelpText(
+      'after',
+      examples(
+        'trackctl watch',
+        'trackctl watch --group 101 --stale 2h --low-battery 25',
+        'trackctl watch 2004 2005 -o ndjson | jq -c \'select(.event != "report")\'',
+        'trackctl watch --category device --geofence depots.geojson -o ndjson >> events.ndjson',
+        'trackctl watch --all-units --checkpoint watch.ckpt -o ndjson | ./alert.sh',
+      ),
+    )
+    .action(lazyAction(ctx, async () => import('./run.js')));
+}

@@ -1,0 +1,62 @@
+/** `watch` flags → a plan; every check happens here, before anything is sent. */
+import { UsageError } from '../../errors.js';
+import { parseDuration } from '../../io/format-time.js';
+import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+
+export interface WatchOptions {
+  group?: string;
+  category?: string;
+  allUnits?: boolean;
+  interval?: string;
+  stale?: string;
+  lowBattery?: string;
+  geofence?: string;
+  checkpoint?: string;
+}
+
+export interface WatchPlan {
+  selection: UnitSelection;
+  intervalMs: number;
+  staleS: number;
+  lowBatteryPct: number;
+  geofence: string | undefined;
+  checkpoint: string | undefined;
+}
+
+export const DEFAULT_INTERVAL = '30s';
+export const DEFAULT_STALE = '1d';
+export const DEFAULT_LOW_BATTERY = 20;
+
+function duration(value: string, flag: string, min: number): number {
+  let s: number;
+  try {
+    s = parseDuration(value);
+  } catch (err) {
+    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
+  }
+  if (!(s >= min)) throw new UsageError(`invalid ${flag} "${value}": at least ${min}s`);
+  return s;
+}
+
+export function parsePercent(value: string): number {
+  const v = value.trim().replace(/%$/, '');
+  const pct = /^\d+(?:\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
+  if (!(pct > 0 && pct <= 100)) throw new UsageError(`invalid --low-battery "${value}": expected a percentage from 1 to 100`);
+  return pct;
+}
+
+export function parseWatchPlan(args: string[], opts: WatchOptions): WatchPlan {
+  // No selection at all watches every unit.
+  const none = args.length === 0 && opts.group === undefined && opts.category === undefined && !opts.allUnits;
+  const selection = parseSelection(args, none ? { allUnits: true } : opts);
+  if (opts.geofence !== undefined && opts.geofence.trim() === '') throw new UsageError('invalid --geofence: empty file name');
+  if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
+  return {
+    selection,
+    intervalMs: duration(opts.interval ?? DEFAULT_INTERVAL, '--interval', 1) * 1000,
+    staleS: duration(opts.stale ?? DEFAULT_STALE, '--stale', 1),
+    lowBatteryPct: opts.lowBattery === undefined ? DEFAULT_LOW_BATTERY : parsePercent(opts.lowBattery),
+    geofence: opts.geofence,
+    checkpoint: opts.checkpoint,
+  };
+}
