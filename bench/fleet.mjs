@@ -8,46 +8,20 @@
 // GNU time (/usr/bin/time) for peak RSS.
 // Usage: node bench/fleet.mjs [units-for-poll] [units-for-export]
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliLogin, measure } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { startSandbox } = await import(join(root, 'dist/sandbox.js'));
 const BIN = join(root, 'bin/trackctl.js');
 const POLL_UNITS = Number(process.argv[2] ?? 1000);
 const EXPORT_UNITS = Number(process.argv[3] ?? 10000); // 0: skip the export
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const NODE = process.execPath;
 const fmt = (n, d = 1) => n.toFixed(d);
 
-function measure(cmd, env) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const args = TIME ? [TIME, '-v', 'sh', '-c', cmd] : ['sh', '-c', cmd];
-    const child = spawn(args[0], args.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-2000)}`));
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
-    });
-  });
-}
-
-function cliLogin(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [BIN, 'login', '--email', 'demo@example.com', '--password-stdin', '--method', 'session'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`trackctl login failed: ${err}`))));
-    child.stdin.end('demo\n');
-  });
-}
 
 function filesUnder(dir) {
   return readdirSync(dir).flatMap((n) => {
@@ -68,7 +42,7 @@ async function withSandbox(units, fn) {
     TRACKCTL_BASE_URL: sandbox.url, TRACKCTL_CREDENTIAL_STORE: 'file', TRACKCTL_RETRIES: '2', TRACKCTL_TIMEOUT: '600s',
   };
   try {
-    await cliLogin(env);
+    await cliLogin(BIN, env);
     await fn({ env, dir, advance: (ms) => (clock += ms), clockMs: () => clock, sandbox });
   } finally {
     await sandbox.close();

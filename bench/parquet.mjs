@@ -4,47 +4,20 @@
 // Parquet file's row count and row groups. Not part of npm test.
 // Needs: npm run build (dist/sandbox.js); GNU time (/usr/bin/time) for peak RSS.
 // Usage: node bench/parquet.mjs [sizes...]   e.g. node bench/parquet.mjs 250000
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cliLogin, measure } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
 const BIN = join(root, 'bin/trackctl.js');
 const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [100_000, 1_000_000];
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-if (!TIME) console.error('note: /usr/bin/time is missing (apt-get install time): peak RSS will not be reported');
 
 /** Runs `sh -c cmd` (async: the sandbox lives in this process) under GNU time; wall seconds and peak RSS (MB). */
-function measure(cmd, env) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const args = TIME ? [TIME, '-v', 'sh', '-c', cmd] : ['sh', '-c', cmd];
-    const child = spawn(args[0], args.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-2000)}`));
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
-    });
-  });
-}
-
-function cliLogin(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'login', '--email', 'demo@example.com', '--password-stdin', '--method', 'session'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`trackctl login failed: ${err}`))));
-    child.stdin.end('demo\n');
-  });
-}
 
 /** Row count and row groups as pyarrow reads them, when python3 and pyarrow are there. */
 function pyarrowCheck(file) {
@@ -64,7 +37,7 @@ for (const n of SIZES) {
       TRACKCTL_CONFIG_DIR: join(dir, 'config'), TRACKCTL_DATA_DIR: join(dir, 'data'),
       TRACKCTL_BASE_URL: sandbox.url, TRACKCTL_CREDENTIAL_STORE: 'file', TRACKCTL_RETRIES: '0', TRACKCTL_TIMEOUT: '600s',
     };
-    await cliLogin(env);
+    await cliLogin(BIN, env);
     console.log(`\n${n.toLocaleString('en-US')} reports (bench unit ${BENCH_UNIT_ID}, --all)`);
     const run = {};
     for (const format of ['ndjson', 'parquet', 'ndjson', 'parquet']) { // each twice, interleaved: the faster run counts

@@ -3,34 +3,17 @@
 // machine; the target is at least half the history's throughput). Not part of npm test.
 // Needs: npm run build, GNU time (/usr/bin/time) for peak RSS.
 // Usage: node bench/report.mjs [reports]   (default 1,000,000)
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measure } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
 const BIN = join(root, 'bin/trackctl.js');
 const N = Number(process.argv[2] ?? 1_000_000);
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 const fmt = (n, d = 1) => n.toFixed(d);
-
-function measure(cmd, env) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const args = TIME ? [TIME, '-v', 'sh', '-c', cmd] : ['sh', '-c', cmd];
-    const child = spawn(args[0], args.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-1500)}`));
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
-    });
-  });
-}
 
 const sandbox = await startSandbox({ port: 0, benchReports: N, quiet: true });
 const dir = mkdtempSync(join(tmpdir(), 'trackctl-bench-report-'));

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 
 const dir = new URL('.', import.meta.url).pathname;
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs').sort()) {
+for (const file of readdirSync(dir).filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && f !== 'lib.mjs').sort()) {
   console.log(`\n== ${file}`);
   const r = spawnSync(process.execPath, [dir + file], { stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);

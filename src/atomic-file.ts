@@ -25,8 +25,8 @@ export async function writeFileAtomic(path: string, data: string): Promise<void>
   await syncDir(dirname(path));
 }
 
-/** Makes the rename durable; not every platform can open a directory, which is fine. */
-async function syncDir(dir: string): Promise<void> {
+/** Makes a rename durable; not every platform can open a directory, which is fine. */
+export async function syncDir(dir: string): Promise<void> {
   try {
     const handle = await open(dir, 'r');
     try {

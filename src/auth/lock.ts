@@ -135,7 +135,8 @@ async function isStale(lockPath: string, holder: Holder, staleMs: number): Promi
   return again?.text === holder.text;
 }
 
-function processAlive(pid: number): boolean {
+/** True while a process of that pid exists (on this host). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -168,4 +169,27 @@ async function release(lockPath: string, owner: LockOwner): Promise<void> {
   const holder = await readHolder(lockPath);
   if (holder?.owner?.token !== owner.token) return; // broken as stale and retaken: not ours
   await unlink(lockPath).catch(() => undefined);
+}
+
+/**
+ * A checkpoint file used by one run at a time: FILE.lock is held while `fn` runs. A lock
+ * held by another live run is not waited out for long: that is exit 1 with a clear message.
+ */
+export async function withCheckpointLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
+  let entered = false;
+  try {
+    return await withFileLock(
+      `${file}.lock`,
+      () => {
+        entered = true;
+        return fn();
+      },
+      { timeoutMs: 1000 },
+    );
+  } catch (err) {
+    if (entered || !(err instanceof TrackctlError) || !err.message.startsWith('timed out')) throw err;
+    throw new TrackctlError(`checkpoint ${file} is in use by another trackctl run (${err.message})`, {
+      hint: `Wait for it to finish; if none is running, remove ${file}.lock.`,
+    });
+  }
 }

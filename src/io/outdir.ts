@@ -18,6 +18,8 @@ import type { HistoryItem } from '../api/history.js';
 import { UsageError } from '../errors.js';
 import type { HistorySink } from './geo/sink.js';
 import type { IO } from './streams.js';
+import { syncDir } from '../atomic-file.js';
+import { processAlive } from '../auth/lock.js';
 
 export type Partition = 'unit' | 'day';
 
@@ -87,19 +89,11 @@ async function sweep(dir: string): Promise<void> {
   await Promise.all(
     names.map(async (name) => {
       const pid = TMP.exec(name)?.[1];
-      if (pid !== undefined && (Number(pid) === process.pid || !alive(Number(pid)))) await unlink(join(dir, name)).catch(() => undefined);
+      if (pid !== undefined && (Number(pid) === process.pid || !processAlive(Number(pid)))) await unlink(join(dir, name)).catch(() => undefined);
     }),
   );
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export class OutDir {
   /** Each folder is made and swept once, before anything of this run is written there. */
@@ -202,18 +196,6 @@ export class UnitFiles {
   }
 }
 
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort: not every platform can open a directory
-  }
-}
 
 /** An IO whose stdout is a new file: the text formats' sinks write through it unchanged. */
 export function fileIO(path: string): { io: IO; close(): Promise<void> } {

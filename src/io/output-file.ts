@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { randomHex } from '../random.js';
 import type { IO } from './streams.js';
+import { syncDir } from '../atomic-file.js';
 
 export interface OutputFile {
   readonly path: string;
@@ -22,19 +23,6 @@ export interface OutputFile {
   discard(): Promise<void>;
 }
 
-/** Makes a rename durable; not every platform can open a directory, which is fine. */
-async function syncDir(dir: string): Promise<void> {
-  try {
-    const handle = await open(dir, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // best effort
-  }
-}
 
 /** Resolves once the stream has taken the chunk (its callback): backpressure one write at a time. */
 export function writeChunk(stream: Writable, chunk: string | Uint8Array): Promise<void> {

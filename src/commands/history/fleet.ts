@@ -12,7 +12,7 @@
  */
 import type { Api } from '../../api/client.js';
 import type { HistoryItem, HistoryQuery } from '../../api/history.js';
-import { withFileLock } from '../../auth/lock.js';
+import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
@@ -61,23 +61,10 @@ export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryO
   if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
   const file = plan.checkpoint;
   if (file === undefined) return new FleetRun(ctx, plan, format, out, undefined).run();
-  let entered = false;
-  try {
-    await withFileLock(
-      `${file}.lock`,
-      async () => {
-        entered = true;
-        const checkpoint = await FleetCheckpoint.open(file, plan.window, plan.reportTypes, () => ctx.clock.now());
-        await new FleetRun(ctx, plan, format, out, checkpoint).run();
-      },
-      { timeoutMs: 1000 },
-    );
-  } catch (err) {
-    if (entered || !(err instanceof TrackctlError) || err instanceof UsageError) throw err;
-    throw new TrackctlError(`checkpoint ${file} is in use by another trackctl run (${err.message})`, {
-      hint: `Wait for it to finish; if none is running, remove ${file}.lock.`,
-    });
-  }
+  await withCheckpointLock(file, async () => {
+    const checkpoint = await FleetCheckpoint.open(file, plan.window, plan.reportTypes, () => ctx.clock.now());
+    await new FleetRun(ctx, plan, format, out, checkpoint).run();
+  });
 }
 
 interface UnitState {

@@ -10,7 +10,7 @@
 import { getAllUnits, type AllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
-import { withFileLock } from '../../auth/lock.js';
+import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
 import { ApiError, AuthError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
@@ -60,22 +60,9 @@ export const run: Run<WatchOptions> = async (args, opts, ctx) => {
   try {
     const file = plan.checkpoint;
     if (file === undefined) return await new Watch(ctx, plan, params, out, live, undefined).run();
-    let entered = false;
-    try {
-      await withFileLock(
-        `${file}.lock`,
-        async () => {
-          entered = true;
-          await new Watch(ctx, plan, params, out, live, await WatchCheckpoint.open(file)).run();
-        },
-        { timeoutMs: 1000 },
-      );
-    } catch (err) {
-      if (entered || !(err instanceof TrackctlError) || err instanceof UsageError) throw err;
-      throw new TrackctlError(`checkpoint ${file} is in use by another trackctl run (${err.message})`, {
-        hint: `Wait for it to finish; if none is running, remove ${file}.lock.`,
-      });
-    }
+    await withCheckpointLock(file, async () => {
+      await new Watch(ctx, plan, params, out, live, await WatchCheckpoint.open(file)).run();
+    });
   } catch (err) {
     // `trackctl watch | head`: the reader left; end quietly.
     if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
