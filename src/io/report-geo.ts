@@ -9,8 +9,7 @@ import type { OutputOptions, Rec } from './render/types.js';
 import { gpxFooter, gpxHeader, gpxTrackEnd, gpxTrackStart } from './geo/gpx.js';
 import { xmlElement } from './geo/xml.js';
 
-export const REPORT_GEO_FORMATS = ['geojson', 'gpx'] as const;
-export type ReportGeoFormat = (typeof REPORT_GEO_FORMATS)[number];
+export type ReportGeoFormat = 'geojson' | 'gpx';
 
 /** A record and the geometry to draw it with. */
 export interface GeoRecord {

@@ -33,7 +33,7 @@ import { streamQuery } from './query.js';
 /** Formats that cannot be followed: each is a document written whole. */
 const UNFOLLOWABLE = new Set(['gpx', 'kml', 'geojson', 'parquet', 'html']);
 /** A reply whose keys exceed this is settled by one more query, so the checkpoint stays small (see settle()). */
-export const SETTLE_KEYS = 200;
+const SETTLE_KEYS = 200;
 /** --follow: a round of polls lasts at least this per unit (about 20 requests a second at most). */
 const MIN_ROUND_MS_PER_UNIT = 50;
 /** --follow: after rounds with 429s, the interval grows up to this many times the base. */
@@ -78,9 +78,10 @@ class FleetRun {
   private failed: Array<{ did: number; err: unknown }> = [];
   private given = new Set<number>();
   private reports = 0;
-  private doneUnits = 0;
   private progress: Progress | undefined;
   private fatal: unknown;
+  /** Aborted when something fails for every unit alike (credentials): no unit is started after it. */
+  private readonly stop = new AbortController();
   private readonly origin: HistoryQuery;
 
   constructor(
@@ -110,7 +111,7 @@ class FleetRun {
     const target = await this.openTarget(title);
     try {
       if (this.plan.follow) await this.follow(api, states, target);
-      else await runPool(states, this.plan.concurrency, (s) => this.once(api, s, target), this.stopSignal());
+      else await runPool(states, this.plan.concurrency, (s) => this.once(api, s, target), this.stop.signal);
       if (this.fatal !== undefined) throw this.fatal;
       await target.end();
       await this.checkpoint?.save();
@@ -119,12 +120,6 @@ class FleetRun {
     }
     this.progress.stop();
     this.finish(units.length);
-  }
-
-  /** Stop taking units once something failed for every unit alike (credentials). */
-  private stopController = new AbortController();
-  private stopSignal(): AbortSignal {
-    return this.stopController.signal;
   }
 
   /** Exit: 7 when some units failed (each was named on stderr), the error itself when every unit failed alike. */
@@ -144,7 +139,6 @@ class FleetRun {
       await writer.commit();
       s.parts = writer.parts;
       this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
-      this.doneUnits++;
       this.progress?.tick();
     } catch (err) {
       await writer.discard();
@@ -156,7 +150,7 @@ class FleetRun {
   private unitFailed(s: UnitState, err: unknown): void {
     if (err instanceof AuthError || err instanceof InterruptedError || !(err instanceof TrackctlError)) {
       this.fatal ??= err;
-      this.stopController.abort();
+      this.stop.abort();
       return;
     }
     this.failed.push({ did: s.unit.did, err });
@@ -196,7 +190,7 @@ class FleetRun {
     const interrupts: Interrupts = watchInterrupts((message) => {
       if (!this.ctx.globals.quiet) this.ctx.io.err(message);
     });
-    const stop = AbortSignal.any([interrupts.stop, this.stopSignal()]);
+    const stop = AbortSignal.any([interrupts.stop, this.stop.signal]);
     let slowdown = 1;
     try {
       for (;;) {

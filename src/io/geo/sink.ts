@@ -183,8 +183,6 @@ export interface UnitGroupedSink {
   end(): Promise<void>;
 }
 
-export const GROUPED_FORMATS = ['gpx', 'kml'] as const;
-
 /** gpx: one <trk> per unit; kml: one <Folder> per unit, with its placemarks and its track. */
 export function openGroupedSink(format: 'gpx' | 'kml', out: OutputOptions, title: string): UnitGroupedSink {
   let count = 0;
