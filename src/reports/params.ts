@@ -51,20 +51,6 @@ export const PARAM_FLAGS: Readonly<Record<keyof ReportParams, string>> = Object.
   reorderWindowS: '--reorder-window',
 });
 
-/** One paragraph for `trackctl report --help`. */
-export const PARAMS_HELP =
-  'Trips and stops are found as Traccar finds them. A report is moving when its speed is above ' +
-  `--speed-threshold (default ${DEFAULTS.speedThreshold}, in the speed unit the service reports), or, once the unit has ` +
-  'sent a motion_state report, when the latest one says moving (--no-motion-state ignores them). A run of movement is ' +
-  `a trip only if it lasts at least --min-trip-duration seconds (default ${DEFAULTS.minTripDurationS}) and covers at ` +
-  `least --min-trip-distance km (default ${DEFAULTS.minTripDistanceKm}), so GPS jitter while parked makes none. ` +
-  `Standing still for --min-stop seconds (default ${DEFAULTS.minStopDurationS}) ends a trip and starts a stop; ` +
-  'a shorter halt, at a light, does not. Reports more than --max-gap seconds apart ' +
-  `(default ${DEFAULTS.maxGapS}) end a trip at the last report before the gap, and the gap counts as stopped. ` +
-  'Distance comes from the odometer where it increases plausibly between two reports, otherwise from the ' +
-  `great-circle distance. Late reports up to --reorder-window seconds (default ${DEFAULTS.reorderWindowS}) older than ` +
-  'the newest one are placed by their date; older ones are left out. Days (summary) are calendar days in --tz.';
-
 const NUMBER = /^[+]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function number(key: keyof ReportParams, value: unknown, positive: boolean): number {

@@ -1,10 +1,10 @@
 /** `report trips|stops|summary|geofence`: fleet reports computed from the streamed history. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { collect, examples, lazyAction } from '../action.js';
+import { examples, lazyAction } from '../action.js';
 
-// The parameter paragraph lives with the algorithms; kept here as text so that help loads none of them.
-const PARAMS_HELP = `
+// Kept here as text so that help loads none of the algorithms; a test checks it against their defaults.
+export const REPORT_HELP = `
 Trips and stops are found the way established fleet platforms (Traccar) find them. A report is moving
 when its speed is above --speed-threshold (default 5, in the speed unit the service reports), or, once
 the unit has sent a motion_state report, when the latest one says moving (--no-motion-state ignores
@@ -58,7 +58,7 @@ const EXAMPLES: Record<Kind, string[]> = {
 
 export function registerReport(program: Command, ctx: Context): void {
   const noun = program.command('report').description('Fleet reports computed from the history: trips, stops, daily summary, geofence visits');
-  noun.addHelpText('after', PARAMS_HELP);
+  noun.addHelpText('after', REPORT_HELP);
   for (const kind of ['trips', 'stops', 'summary', 'geofence'] as const) {
     const cmd = noun
       .command(kind)
@@ -80,7 +80,6 @@ export function registerReport(program: Command, ctx: Context): void {
       .option('--speed-threshold <speed>', 'moving above this speed, in the service\'s unit (default 5)')
       .option('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date (default 1h)')
       .option('--no-motion-state', 'ignore motion_state reports; decide by speed alone')
-      .option('--types <list>', 'only these report types (rarely useful: motion needs positions)', collect)
       .addHelpText('after', `\nOutput (-o): ${FORMATS[kind]}.\nParameters and fields: trackctl report --help.${examples(...EXAMPLES[kind])}`)
       .action(lazyAction(ctx, async () => ({ run: (await import('./run.js')).runFor(kind) })));
   }

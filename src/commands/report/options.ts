@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
-import { parseConcurrency, parseReportTypes } from '../history/options.js';
+import { parseConcurrency } from '../history/options.js';
 
 export interface ReportOptions {
   group?: string;
@@ -22,7 +22,6 @@ export interface ReportOptions {
   speedThreshold?: string;
   reorderWindow?: string;
   motionState?: boolean;
-  types?: string[];
 }
 
 export interface ReportPlan {
@@ -74,8 +73,6 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
   if (params.maxGapS === 0) throw new UsageError('invalid --max-gap: must be longer than 0s');
   const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
-  const reportTypes = parseReportTypes(opts.types);
   const window: ReportPlan['window'] = { from, to };
-  if (reportTypes) window.reportTypes = reportTypes;
   return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence };
 }
