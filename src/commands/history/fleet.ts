@@ -17,7 +17,7 @@ import type { Context } from '../../context.js';
 import { ApiError, AuthError, InterruptedError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
-import { openGroupedSink, openHistorySink, type HistorySink, type UnitGroupedSink } from '../../io/geo/sink.js';
+import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/geo/sink.js';
 import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/outdir.js';
 import type { OutputOptions } from '../../io/output.js';
 import { startProgress, type Progress } from '../../io/progress.js';
@@ -29,6 +29,7 @@ import { pause, watchInterrupts, type Interrupts } from './follow.js';
 import type { HistoryPlan } from './options.js';
 import type { HistoryOutput } from './output.js';
 import { streamQuery } from './query.js';
+import { DirTarget, GroupedTarget, StreamTarget, type Target, type UnitSlot } from './targets.js';
 
 /** Formats that cannot be followed: each is a document written whole. */
 const UNFOLLOWABLE = new Set(['gpx', 'kml', 'geojson', 'parquet', 'html']);
@@ -133,7 +134,7 @@ class FleetRun {
 
   /** One reply per unit (plus, when it was large, one more that settles it): no --follow. */
   private async once(api: Api, s: UnitState, target: Target): Promise<void> {
-    const writer = target.unit(s);
+    const writer = target.unit(slotOf(s));
     try {
       await this.fetch(api, s, (items) => writer.write(items));
       await writer.commit();
@@ -212,7 +213,7 @@ class FleetRun {
   }
 
   private async followPoll(api: Api, s: UnitState, target: Target, abort: AbortSignal): Promise<void> {
-    const writer = target.unit(s);
+    const writer = target.unit(slotOf(s));
     try {
       await this.fetch(api, s, (items) => writer.write(items), abort);
       await writer.commit();
@@ -260,111 +261,8 @@ class FleetRun {
   }
 }
 
+const slotOf = (s: UnitState): UnitSlot => ({ did: s.unit.did, name: s.unit.name, parts: s.parts });
+
 function sameKind(a: unknown, b: unknown): boolean {
   return a instanceof Error && b instanceof Error && a.constructor === b.constructor && a.message.replace(/\d+/g, '#') === b.message.replace(/\d+/g, '#');
-}
-
-/** Where a unit's reports go, and what "done" means for them. */
-interface UnitWriter {
-  write(items: readonly HistoryItem[]): Promise<void>;
-  /** The unit's reply was read whole: its reports are out (flushed, or renamed into place). */
-  commit(): Promise<void>;
-  discard(): Promise<void>;
-  /** The unit's parts in --out-dir after commit(). */
-  readonly parts: number;
-}
-
-interface Target {
-  unit(s: UnitState): UnitWriter;
-  end(): Promise<void>;
-  cleanup(): Promise<void>;
-}
-
-/** The merged stream: batches written as they arrive, flushed before the unit counts as done. */
-class StreamTarget implements Target {
-  constructor(private readonly sink: HistorySink) {}
-
-  unit(s: UnitState): UnitWriter {
-    const sink = this.sink;
-    return { write: (items) => sink.write(items), commit: () => sink.flush(), discard: async () => undefined, parts: s.parts };
-  }
-
-  end(): Promise<void> {
-    return this.sink.end();
-  }
-
-  async cleanup(): Promise<void> {}
-}
-
-/** gpx/kml: a unit is spooled, then written whole as its track or folder, one unit at a time; a unit without reports is left out. */
-class GroupedTarget implements Target {
-  private queue: Promise<void> = Promise.resolve();
-
-  constructor(
-    private readonly sink: UnitGroupedSink,
-    private readonly spool: Spool,
-  ) {}
-
-  unit(s: UnitState): UnitWriter {
-    const file = this.spool.file(s.unit.did);
-    let name = s.unit.name ?? '';
-    return {
-      write: (items) => {
-        if (name === '' && typeof items[0]?.feature.properties.name === 'string') name = items[0].feature.properties.name;
-        return file.write(items);
-      },
-      commit: async () => {
-        await file.close();
-        if (file.empty) return; // a unit without reports has no track
-        const turn = this.queue.then(async () => {
-          await this.sink.writeUnit(name || `Unit ${s.unit.did}`, file.read());
-          await this.sink.flush();
-        });
-        this.queue = turn.catch(() => undefined);
-        try {
-          await turn;
-        } finally {
-          await file.remove();
-        }
-      },
-      discard: () => file.remove(),
-      parts: s.parts,
-    };
-  }
-
-  end(): Promise<void> {
-    return this.sink.end();
-  }
-
-  cleanup(): Promise<void> {
-    return this.spool.remove();
-  }
-}
-
-/** --out-dir: a unit's files are renamed into place when whole; with a checkpoint each run's files are a new part. */
-class DirTarget implements Target {
-  constructor(
-    private readonly dir: OutDir,
-    private readonly incremental: boolean,
-  ) {}
-
-  unit(s: UnitState): UnitWriter {
-    const part = this.incremental ? s.parts + 1 : 1;
-    const files = this.dir.unit(s.unit.did, part, s.unit.name || `Unit ${s.unit.did}`);
-    let parts = s.parts;
-    return {
-      write: (items) => files.write(items),
-      commit: async () => {
-        const written = await files.commit();
-        if (written.length > 0 && this.incremental) parts = part;
-      },
-      discard: () => files.discard(),
-      get parts() {
-        return parts;
-      },
-    };
-  }
-
-  async end(): Promise<void> {}
-  async cleanup(): Promise<void> {}
 }
