@@ -53,3 +53,16 @@ export function exclusive(flags: Record<string, unknown>): void {
   const set = Object.entries(flags).filter(([, v]) => v !== undefined && v !== false);
   if (set.length > 1) throw new UsageError(`${set.map(([k]) => k).join(' and ')} cannot be used together`);
 }
+
+export const DEFAULT_CONCURRENCY = 8;
+export const MAX_CONCURRENCY = 64;
+
+/** --concurrency N of the bulk commands (import, apply, history, report): requests in flight, 1–64. */
+export function parseConcurrency(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_CONCURRENCY;
+  const v = value.trim();
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_CONCURRENCY) {
+    throw new UsageError(`invalid --concurrency "${value}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+  }
+  return Number(v);
+}

@@ -3,7 +3,7 @@
  * references (exit 2, nothing written) → plan → print → (unless --dry-run) execute
  * phase by phase → report; any failed or skipped step is exit 7.
  */
-import { PartialFailure, UsageError } from '../../errors.js';
+import { PartialFailure } from '../../errors.js';
 import { renderList } from '../../io/output.js';
 import { confirmOrFail } from '../../io/prompt.js';
 import { executePlan } from '../../fleet/execute.js';
@@ -13,6 +13,7 @@ import { buildPlan } from '../../fleet/plan.js';
 import { checkReferences } from '../../fleet/refs.js';
 import { PLAN_COLUMNS, RESULT_COLUMNS, RESULT_FIELDS, resultLine, resultRows, summaryLine } from '../../fleet/render.js';
 import type { Run } from '../action.js';
+import { parseConcurrency } from '../validate.js';
 
 interface ApplyOptions {
   file: string;
@@ -21,11 +22,6 @@ interface ApplyOptions {
   concurrency: string;
 }
 
-function parseConcurrency(value: string): number {
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new UsageError(`invalid --concurrency "${value}": expected a whole number from 1 to 64`);
-  return Number(v);
-}
 
 export const run: Run<ApplyOptions> = async (_args, opts, ctx) => {
   const concurrency = parseConcurrency(opts.concurrency);

@@ -4,6 +4,7 @@ import { REPORT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseConcurrency } from '../validate.js';
 
 export interface HistoryOptions {
   from?: string;
@@ -47,17 +48,6 @@ export interface HistoryPlan {
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
 export const DEFAULT_INTERVAL = '30s';
-export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
-
-export function parseConcurrency(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_CONCURRENCY;
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_CONCURRENCY) {
-    throw new UsageError(`invalid --concurrency "${value}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
-  return Number(v);
-}
 
 /** --types a,b --types c → the types, each checked against the interface's list. */
 export function parseReportTypes(values: string[] | undefined): string[] | undefined {

@@ -13,6 +13,7 @@ import { validateRows, type ImportKind, type ImportRow, type Validated } from '.
 import { runImport, type ReportRecord } from '../../import/engine.js';
 import { unitTarget, unknownGroups, userTarget, type ImportTarget } from '../../import/targets.js';
 import { explicitOutput, prepareReportFile, summarize, writeReport } from '../../import/report.js';
+import { parseConcurrency } from '../validate.js';
 
 export interface ImportOptions {
   format?: string;
@@ -25,12 +26,6 @@ export interface ImportOptions {
 
 const MAX_LISTED = 200;
 
-export function parseConcurrency(value: string | undefined): number {
-  if (value === undefined) return 8;
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 64) throw new UsageError(`invalid --concurrency "${value}": expected an integer from 1 to 64`);
-  return Number(v);
-}
 
 function invalid(where: string, issues: Issue[]): UsageError {
   const lines = issues.slice(0, MAX_LISTED).map((i) => `  line ${i.line}: ${i.message}`);

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
-import { parseConcurrency } from '../history/options.js';
+import { parseConcurrency } from '../validate.js';
 
 export interface ReportOptions {
   group?: string;
