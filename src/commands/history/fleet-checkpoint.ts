@@ -17,6 +17,7 @@ import { dirname } from 'node:path';
 import type { HistoryQuery } from '../../api/history.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError, UsageError } from '../../errors.js';
+import { readCheckpointText } from '../checkpoint-file.js';
 import { Cursor } from './cursor.js';
 
 const KIND = 'trackctl history checkpoint';
@@ -172,15 +173,7 @@ export async function isFleetCheckpoint(file: string): Promise<boolean> {
 }
 
 function parse(file: string, text: string, window: HistoryQuery, reportTypes: readonly string[] | undefined, now: () => number): FleetCheckpoint {
-  const bad = (why: string): UsageError =>
-    new UsageError(`checkpoint ${file} is not usable: ${why}`, { hint: 'Delete it to start over (the next run delivers the window again).' });
-  let data: Record<string, unknown>;
-  try {
-    data = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw bad('it is not JSON');
-  }
-  if (data === null || typeof data !== 'object' || data.kind !== KIND) throw bad('it is not a trackctl history checkpoint');
+  const { data, bad } = readCheckpointText(file, text, KIND, 'the next run delivers the window again');
   const types = data.reportTypes as string[] | null | undefined;
   if (typesText(types) !== typesText(reportTypes)) {
     throw new UsageError(`checkpoint ${file} was made for report types ${typesText(types)}, not ${typesText(reportTypes)}`, {

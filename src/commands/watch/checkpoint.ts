@@ -10,6 +10,7 @@ import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError, UsageError } from '../../errors.js';
 import { restoreState, type UnitWatchState } from '../../reports/watch-events.js';
 import { Cursor } from '../history/cursor.js';
+import { readCheckpointText } from '../checkpoint-file.js';
 
 const KIND = 'trackctl watch checkpoint';
 const VERSION = 1;
@@ -84,15 +85,7 @@ export class WatchCheckpoint {
 }
 
 function parse(file: string, text: string): WatchCheckpoint {
-  const bad = (why: string): UsageError =>
-    new UsageError(`checkpoint ${file} is not usable: ${why}`, { hint: 'Delete it to start over (the next run starts from the units as they are now).' });
-  let data: Record<string, unknown>;
-  try {
-    data = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw bad('it is not JSON');
-  }
-  if (data === null || typeof data !== 'object' || data.kind !== KIND) throw bad('it is not a trackctl watch checkpoint');
+  const { data, bad } = readCheckpointText(file, text, KIND, 'the next run starts from the units as they are now');
   if (data.version !== VERSION) throw bad(`version ${String(data.version)} is not supported`);
   if (data.units === null || typeof data.units !== 'object' || Array.isArray(data.units)) throw bad('units is missing');
   const units = new Map<number, SavedEntry>();
