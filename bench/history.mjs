@@ -10,12 +10,13 @@
 // Needs: npm run build (dist/), curl, GNU time (/usr/bin/time; apt-get install time); jq for --jq.
 // Usage: node bench/history.mjs [sizes...] [--runs N] [--baseline GIT-REF] [--to null|pipe|both] [--jq]
 //   e.g. node bench/history.mjs 300000 --runs 7 --baseline main
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cliLogin, measure } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags, positionals } = parseArgs({
@@ -33,8 +34,6 @@ if (!['null', 'pipe', 'both'].includes(flags.to)) throw new Error(`--to must be 
 const SINKS = flags.to === 'both' ? ['null', 'pipe'] : [flags.to];
 const sizes = positionals.map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [300_000];
-const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
-if (!TIME) console.error('note: /usr/bin/time is missing (apt-get install time): peak RSS will not be reported');
 const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
 
 /** A build of another git ref beside this tree (its own dist/, this tree's node_modules), for a same-run baseline. */
@@ -47,25 +46,6 @@ function buildRef(ref, dir) {
   return { name: `baseline ${ref} (${commit})`, bin: join(dir, 'bin/trackctl.js') };
 }
 
-/** Runs `sh -c cmd` (async: the sandbox lives in this process) under GNU time; wall seconds and peak RSS (MB). */
-function measure(cmd, env) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const args = TIME ? [TIME, '-v', 'sh', '-c', cmd] : ['sh', '-c', cmd];
-    const child = spawn(args[0], args.slice(1), { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const seconds = (performance.now() - started) / 1000;
-      if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-2000)}`));
-      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      const cpu = [/User time \(seconds\): ([\d.]+)/.exec(err), /System time \(seconds\): ([\d.]+)/.exec(err)];
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined, cpu: cpu[0] && cpu[1] ? Number(cpu[0][1]) + Number(cpu[1][1]) : undefined });
-    });
-  });
-}
-
 async function login(url) {
   const res = await fetch(`${url}/api/login/`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com', password: 'demo' }),
@@ -73,16 +53,6 @@ async function login(url) {
   const cookie = res.headers.getSetCookie()[0]?.split(';')[0];
   if (!res.ok || !cookie) throw new Error(`sandbox login failed: ${res.status}`);
   return cookie;
-}
-
-function cliLogin(bin, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, 'login', '--email', 'demo@example.com', '--password-stdin', '--method', 'session'], { env, stdio: ['pipe', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`trackctl login failed: ${err}`))));
-    child.stdin.end('demo\n');
-  });
 }
 
 const median = (xs) => {

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 export const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (!TIME) console.error('note: /usr/bin/time is missing (apt-get install time): peak RSS will not be reported');
 
-/** Runs `sh -c cmd` (async: a sandbox may live in the calling process); wall seconds and peak RSS in MB. */
+/** Runs `sh -c cmd` (async: a sandbox may live in the calling process); wall seconds, peak RSS in MB, CPU seconds. */
 export function measure(cmd, env) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -18,7 +18,8 @@ export function measure(cmd, env) {
       const seconds = (performance.now() - started) / 1000;
       if (code !== 0) return reject(new Error(`${cmd} exited ${code}: ${err.slice(-2000)}`));
       const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(err);
-      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined });
+      const cpu = [/User time \(seconds\): ([\d.]+)/.exec(err), /System time \(seconds\): ([\d.]+)/.exec(err)];
+      resolve({ seconds, rssMB: rss ? Number(rss[1]) / 1024 : undefined, cpu: cpu[0] && cpu[1] ? Number(cpu[0][1]) + Number(cpu[1][1]) : undefined });
     });
   });
 }

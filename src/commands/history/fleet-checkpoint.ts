@@ -17,7 +17,7 @@ import { dirname } from 'node:path';
 import type { HistoryQuery } from '../../api/history.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError, UsageError } from '../../errors.js';
-import { readCheckpointText } from '../checkpoint-file.js';
+import { readCheckpointFile, readCheckpointText } from '../checkpoint-file.js';
 import { Cursor } from './cursor.js';
 
 const KIND = 'trackctl history checkpoint';
@@ -71,12 +71,7 @@ export class FleetCheckpoint {
    * window into it at once. Nothing is sent before this succeeds.
    */
   static async open(file: string, window: HistoryQuery, reportTypes: readonly string[] | undefined, now: () => number): Promise<FleetCheckpoint> {
-    let text: string | undefined;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read checkpoint ${file}: ${(err as Error).message}`);
-    }
+    const text = await readCheckpointFile(file);
     if (text === undefined) {
       const fresh = new FleetCheckpoint(file, reportTypes, stripTypes(window), new Map(), now);
       await mkdir(dirname(file), { recursive: true }).catch(() => undefined);

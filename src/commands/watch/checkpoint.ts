@@ -4,13 +4,13 @@
  * round's events were flushed, so a run stopped with Ctrl-C and started again writes every
  * event once; killed between the flush and the save, the next run repeats that round.
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError, UsageError } from '../../errors.js';
 import { restoreState, type UnitWatchState } from '../../reports/watch-events.js';
 import { Cursor } from '../history/cursor.js';
-import { readCheckpointText } from '../checkpoint-file.js';
+import { readCheckpointFile, readCheckpointText } from '../checkpoint-file.js';
 
 const KIND = 'trackctl watch checkpoint';
 const VERSION = 1;
@@ -38,12 +38,7 @@ export class WatchCheckpoint {
 
   /** Reads FILE, or starts afresh when it does not exist (the directory is made and the file written at once). */
   static async open(file: string): Promise<WatchCheckpoint> {
-    let text: string | undefined;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read checkpoint ${file}: ${(err as Error).message}`);
-    }
+    const text = await readCheckpointFile(file);
     if (text === undefined) {
       const fresh = new WatchCheckpoint(file, new Map());
       await mkdir(dirname(file), { recursive: true }).catch(() => undefined);
