@@ -8,7 +8,8 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { ApiError, NetworkError } from '../errors.js';
 import { excerpt, type Api } from './client.js';
-import { REPORT_TYPES, type ReportFeature } from './types.js';
+import { PointReader } from './report-point.js';
+import { REPORT_TYPES, type ReportFeature, type ReportPoint } from './types.js';
 import { collectionValues, errorInSuccess, errorReplyError, tolerantFeature } from './tolerant.js';
 
 export interface HistoryQuery {
@@ -29,7 +30,7 @@ export interface HistoryItem {
 
 export interface HistoryReply {
   /** Batches of reports, one per chunk of the body, in the order sent. */
-  batches: AsyncGenerator<HistoryItem[], void, void>;
+  batches: AsyncGenerator<Report[], void, void>;
   /** The service's clock when it answered (Date header), unix seconds. */
   serverTime: number | undefined;
 }
@@ -57,14 +58,20 @@ export function historyPath(id: number, q: HistoryQuery): string {
   return p;
 }
 
-export async function openHistory(api: Api, id: number, q: HistoryQuery, signal?: AbortSignal): Promise<HistoryReply> {
-  const res = await api.stream({ method: 'GET', path: historyPath(id, q) });
-  const date = typeof res.headers.date === 'string' ? Date.parse(res.headers.date) : NaN;
-  return { batches: readFeatures(res.body, res.status, signal), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
+export interface HistoryReading {
+  signal?: AbortSignal;
+  /** Each report's point is read as it is cut out (see Report.point), and its text is never checked on its own. */
+  points?: boolean;
 }
 
-async function* readFeatures(body: Readable, status: number, signal?: AbortSignal): AsyncGenerator<HistoryItem[], void, void> {
-  const splitter = new FeatureSplitter(status);
+export async function openHistory(api: Api, id: number, q: HistoryQuery, reading: HistoryReading = {}): Promise<HistoryReply> {
+  const res = await api.stream({ method: 'GET', path: historyPath(id, q) });
+  const date = typeof res.headers.date === 'string' ? Date.parse(res.headers.date) : NaN;
+  return { batches: readFeatures(res.body, res.status, reading), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
+}
+
+async function* readFeatures(body: Readable, status: number, { signal, points = false }: HistoryReading): AsyncGenerator<Report[], void, void> {
+  const splitter = new FeatureSplitter(status, points);
   const next = chunksOf(body);
   const abort = (): void => void body.destroy();
   signal?.addEventListener('abort', abort, { once: true });
@@ -166,6 +173,8 @@ export class Report implements HistoryItem {
     /** The bytes were checked to be a JSON object whose `properties` is an object: parsing them cannot fail. */
     readonly checked: boolean,
     private readonly status: number,
+    /** Read with the bytes when the splitter reads points. */
+    private readonly pointValue?: ReportPoint,
   ) {}
 
   get text(): string {
@@ -174,6 +183,11 @@ export class Report implements HistoryItem {
 
   get feature(): ReportFeature {
     return (this.featureValue ??= parseFeature(this.text, this.status));
+  }
+
+  /** What the report algorithms read: read with the bytes when the splitter reads points (see report-point.ts), else of the parsed feature. */
+  get point(): ReportPoint {
+    return this.pointValue ?? this.feature;
   }
 }
 
@@ -294,7 +308,15 @@ export class FeatureSplitter {
   /** The features of the last push hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
   verbatim = true;
 
-  constructor(private readonly status: number) {}
+  /** Reads each report's point in place of the checking expression (see report-point.ts). */
+  private readonly points: PointReader | undefined;
+
+  constructor(
+    private readonly status: number,
+    points = false,
+  ) {
+    this.points = points ? new PointReader() : undefined;
+  }
 
   /** Feeds one chunk; returns the features completed in it, as text. */
   push(chunk: Buffer): string[] {
@@ -308,6 +330,7 @@ export class FeatureSplitter {
     const chunkClean = clean(chunk);
     this.verbatim = chunkClean && this.cleanBefore; // a feature may have begun in a chunk before
     let latin1: string | undefined;
+    let loaded = false; // the chunk is in the point reader
     let start = 0; // where the value being cut out began, when it began in this chunk
     for (let i = 0; i < n; i++) {
       const state = this.state;
@@ -316,6 +339,7 @@ export class FeatureSplitter {
         if (i === n) break;
         if (state === S.Feature) {
           out.push(this.takeFeature(chunk, start, i + 1));
+          loaded = false; // a feature joined from several chunks was loaded in the chunk's place
           this.count++;
           this.state = S.ItemNext;
         } else {
@@ -344,10 +368,19 @@ export class FeatureSplitter {
         if (isSpace(b)) continue;
         start = i;
         if (b === OPEN_OBJ && (state === S.Item || state === S.FirstItem)) {
-          latin1 ??= chunk.toString('latin1');
-          const end = matchFeature(latin1, i);
+          let end = -1;
+          let point: ReportPoint | undefined;
+          if (this.points) {
+            if (!loaded) this.points.load(chunk);
+            loaded = true;
+            point = this.points.read(i);
+            if (point) end = this.points.end;
+          } else {
+            latin1 ??= chunk.toString('latin1');
+            end = matchFeature(latin1, i);
+          }
           if (end > 0) {
-            out.push(new Report(chunk, i, end, this.verbatim, true, this.status));
+            out.push(new Report(chunk, i, end, this.verbatim, true, this.status, point));
             this.count++;
             this.state = S.ItemNext;
             i = end - 1;
@@ -492,6 +525,11 @@ export class FeatureSplitter {
   private takeFeature(chunk: Buffer, start: number, end: number): Report {
     if (this.parts.length === 0) return new Report(chunk, start, end, this.verbatim, false, this.status);
     const bytes = this.joined(chunk, end);
+    if (this.points) {
+      this.points.load(bytes);
+      const point = this.points.read(0);
+      return new Report(bytes, 0, bytes.length, this.verbatim, point !== undefined && this.points.end === bytes.length, this.status, point);
+    }
     return new Report(bytes, 0, bytes.length, this.verbatim, matchFeature(bytes.toString('latin1'), 0) === bytes.length, this.status);
   }
 

@@ -95,6 +95,11 @@ export interface ReportFeature {
   geometry: { type: 'Point'; coordinates: [number, number] };
 }
 
+/** The properties of a report the report algorithms read (src/reports/); every ReportFeature is one. */
+export interface ReportPoint {
+  properties: Pick<ReportFeature['properties'], 'did' | 'name' | 'lat' | 'lng' | 'speed' | 'date' | 'odometer' | 'address' | 'reportType' | 'reportValue'>;
+}
+
 export const REPORT_TYPES = [
   'report', 'reporting_mode', 'availability', 'battery_state', 'check_in', 'crash', 'doze', 'external_power',
   'gps_fix', 'job_state', 'motion_state', 'note', 'reporting_state', 'sensor', 'sos',

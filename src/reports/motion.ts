@@ -20,7 +20,7 @@
  * faster than MAX_ODOMETER_KMH), otherwise the great-circle distance. Segments where the
  * unit stood still at both ends add no great-circle distance (jitter at a light).
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 import type { Day, DayClock } from './days.js';
 import { haversineKm, hasPosition } from './geo.js';
 import type { ReportParams } from './params.js';
@@ -38,8 +38,8 @@ export interface DayPart {
 
 export interface TripSegment {
   kind: 'trip';
-  start: ReportFeature;
-  end: ReportFeature;
+  start: ReportPoint;
+  end: ReportPoint;
   distanceKm: number;
   /** Seconds between consecutive reports of the trip where at least one of the two was moving. */
   drivingTime: number;
@@ -55,11 +55,11 @@ export interface TripSegment {
 export interface StopSegment {
   kind: 'stop';
   /** The first report of the stop (the first one of the stream when the unit was parked from the start). */
-  arrival: ReportFeature;
+  arrival: ReportPoint;
   /** The first report of the next trip; undefined while the stop is still open at the end of the stream. */
-  departure: ReportFeature | undefined;
+  departure: ReportPoint | undefined;
   /** The last report of the stream, for an open stop. */
-  last: ReportFeature;
+  last: ReportPoint;
   /** The first address known during the stop. */
   address: string | null;
 }
@@ -67,7 +67,7 @@ export interface StopSegment {
 export type Segment = TripSegment | StopSegment;
 
 /** Odometer distance between two reports when plausible, else undefined. */
-export function odometerKm(a: ReportFeature, b: ReportFeature, straightKm: number): number | undefined {
+export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
   const o1 = a.properties.odometer;
   const o2 = b.properties.odometer;
   if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
@@ -81,8 +81,8 @@ export function odometerKm(a: ReportFeature, b: ReportFeature, straightKm: numbe
 
 /** A run of movement: a trip when it ends long and far enough. */
 class Run {
-  start: ReportFeature;
-  last: ReportFeature;
+  start: ReportPoint;
+  last: ReportPoint;
   distanceKm = 0;
   drivingTime = 0;
   speedTime = 0;
@@ -92,9 +92,9 @@ class Run {
   path: number[] | undefined;
   pathLength = 0;
   /** The halt in progress: its first report, and the run as it stood there. */
-  halt: { first: ReportFeature; run: Run } | undefined;
+  halt: { first: ReportPoint; run: Run } | undefined;
 
-  constructor(start: ReportFeature, clock: DayClock | undefined, keepPath: boolean) {
+  constructor(start: ReportPoint, clock: DayClock | undefined, keepPath: boolean) {
     this.start = start;
     this.last = start;
     if (keepPath) {
@@ -123,7 +123,7 @@ class Run {
   }
 
   /** Adds the segment from this.last to r. */
-  add(r: ReportFeature, lastMoving: boolean, moving: boolean, clock: DayClock | undefined): void {
+  add(r: ReportPoint, lastMoving: boolean, moving: boolean, clock: DayClock | undefined): void {
     const a = this.last;
     const t0 = a.properties.date;
     const t1 = r.properties.date;
@@ -179,7 +179,7 @@ class Run {
   }
 }
 
-const speedOf = (r: ReportFeature): number => {
+const speedOf = (r: ReportPoint): number => {
   const s = r.properties.speed;
   return typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : 0;
 };
@@ -192,7 +192,7 @@ export class MotionTracker {
   private readonly params: ReportParams;
   private readonly clock: DayClock | undefined;
   private readonly keepPath: boolean;
-  private prev: ReportFeature | undefined;
+  private prev: ReportPoint | undefined;
   private prevMoving = false;
   /** The latest motion_state value, once one was seen. */
   private motion: boolean | undefined;
@@ -211,7 +211,7 @@ export class MotionTracker {
     return this.run?.start.properties.date;
   }
 
-  private isMoving(r: ReportFeature): boolean {
+  private isMoving(r: ReportPoint): boolean {
     const p = r.properties;
     if (this.params.useMotionState) {
       if (p.reportType === 'motion_state') {
@@ -225,7 +225,7 @@ export class MotionTracker {
     return speedOf(r) > this.params.speedThreshold;
   }
 
-  push(r: ReportFeature): Segment[] {
+  push(r: ReportPoint): Segment[] {
     const moving = this.isMoving(r);
     if (!hasPosition(r.properties.lat, r.properties.lng)) return [];
     const out: Segment[] = [];

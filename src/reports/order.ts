@@ -10,7 +10,7 @@
  * Exact repeats (same date, type and position as the report released just before) are dropped,
  * which makes a stream that repeats what a killed run had written harmless.
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 import type { UnitProcessor } from './stream.js';
 
 export interface OrderOptions {
@@ -19,31 +19,31 @@ export interface OrderOptions {
   /** Hard bound on reports held (default 2000, half an hour of a tracker reporting every second). */
   maxHeld?: number;
   /** Called with each report dropped for arriving too late to be placed. */
-  onLate?: (report: ReportFeature) => void;
+  onLate?: (report: ReportPoint) => void;
 }
 
-const sameReport = (a: ReportFeature, b: ReportFeature): boolean =>
+const sameReport = (a: ReportPoint, b: ReportPoint): boolean =>
   a.properties.date === b.properties.date &&
   a.properties.reportType === b.properties.reportType &&
   a.properties.lat === b.properties.lat &&
   a.properties.lng === b.properties.lng &&
   a.properties.reportValue === b.properties.reportValue;
 
-export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFeature> {
+export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoint> {
   const windowS = options.windowS ?? 3600;
   const maxHeld = Math.max(1, options.maxHeld ?? 2000);
   const onLate = options.onLate;
   // Held reports sorted by date (stable for equal dates), in held[head..]; released slots are
   // cleared at once so that a released report is not kept alive until the array is compacted.
-  let held: (ReportFeature | undefined)[] = [];
+  let held: (ReportPoint | undefined)[] = [];
   let head = 0;
   let newest = -Infinity;
-  let released: ReportFeature | undefined;
+  let released: ReportPoint | undefined;
 
-  function release(upTo: number): ReportFeature[] {
-    const out: ReportFeature[] = [];
+  function release(upTo: number): ReportPoint[] {
+    const out: ReportPoint[] = [];
     while (head < held.length) {
-      const r = held[head] as ReportFeature;
+      const r = held[head] as ReportPoint;
       if (r.properties.date > upTo && held.length - head <= maxHeld) break;
       held[head++] = undefined;
       if (released && sameReport(released, r)) continue;
@@ -74,7 +74,7 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportFea
         let lo = head, hi = held.length;
         while (lo < hi) {
           const mid = (lo + hi) >> 1;
-          if ((held[mid] as ReportFeature).properties.date <= date) lo = mid + 1;
+          if ((held[mid] as ReportPoint).properties.date <= date) lo = mid + 1;
           else hi = mid;
         }
         held.splice(lo, 0, report);

@@ -4,7 +4,7 @@
  * the stream ends (departure null, duration up to the last report). The first stop of a
  * unit parked when the stream starts begins at its first report.
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 import { MotionTracker, type Segment, type StopSegment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
@@ -49,7 +49,7 @@ export function stopProcessor(params: ReportParams = DEFAULTS, order: OrderOptio
 
 /** The stops of one unit, in time order. */
 export function stops(
-  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  reports: AsyncIterable<ReportPoint> | Iterable<ReportPoint>,
   params: ReportParams = DEFAULTS,
   order: OrderOptions = {},
 ): AsyncIterable<Stop> {

@@ -3,18 +3,18 @@
  * (push a report, get what it completed; finish at the end), so the same code serves one
  * unit's history (`run`) and a merged stream of many units (`byUnit`).
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 
 /** The state machine of one unit: memory bounded whatever the number of reports. */
 export interface UnitProcessor<T> {
   /** Take the next report; returns the records it completed (often none). */
-  push(report: ReportFeature): Iterable<T>;
+  push(report: ReportPoint): Iterable<T>;
   /** The stream ended: returns what was still open. */
   finish(): Iterable<T>;
 }
 
 /** Feeds one unit's reports through a processor and yields its records as they complete. */
-export async function* run<T>(reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>, processor: UnitProcessor<T>): AsyncIterable<T> {
+export async function* run<T>(reports: AsyncIterable<ReportPoint> | Iterable<ReportPoint>, processor: UnitProcessor<T>): AsyncIterable<T> {
   for await (const report of reports) yield* processor.push(report);
   yield* processor.finish();
 }
@@ -26,7 +26,7 @@ export async function* run<T>(reports: AsyncIterable<ReportFeature> | Iterable<R
  * the stream ends.
  */
 export async function* byUnit<T>(
-  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  reports: AsyncIterable<ReportPoint> | Iterable<ReportPoint>,
   perUnit: (did: number) => UnitProcessor<T>,
 ): AsyncIterable<T> {
   const units = new Map<number, UnitProcessor<T>>();
@@ -43,9 +43,9 @@ export async function* byUnit<T>(
 }
 
 /** A processor fed by another: `inner` receives what `outer` emits (reports in date order, for instance). */
-export function chain<T>(outer: UnitProcessor<ReportFeature>, inner: UnitProcessor<T>): UnitProcessor<T> {
+export function chain<T>(outer: UnitProcessor<ReportPoint>, inner: UnitProcessor<T>): UnitProcessor<T> {
   // Arrays, not generators: this runs once per report.
-  const feed = (reports: Iterable<ReportFeature>, out: T[]): T[] => {
+  const feed = (reports: Iterable<ReportPoint>, out: T[]): T[] => {
     for (const r of reports) for (const x of inner.push(r)) out.push(x);
     return out;
   };

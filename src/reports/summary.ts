@@ -11,7 +11,7 @@
  * show. A day row is emitted once a later day has started and no run of movement that began
  * before its end is still undecided; memory holds the one or two days still open.
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
 import { MotionTracker, type Segment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
@@ -165,7 +165,7 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
 
 /** The daily summary of one unit, days in time order. `tz` is an IANA zone (validate it first: validateTimeZone). */
 export function summary(
-  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  reports: AsyncIterable<ReportPoint> | Iterable<ReportPoint>,
   tz: string,
   params: ReportParams = DEFAULTS,
   order: OrderOptions = {},

@@ -9,7 +9,7 @@
  * it stays in the service's speed unit, which the interface does not name), not distance
  * over duration. A trip still moving when the stream ends ends at the last report.
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { MotionTracker, type Segment, type TripSegment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
@@ -99,7 +99,7 @@ export function tripProcessor(params: ReportParams = DEFAULTS, options: TripOpti
   });
 }
 
-type Reports = AsyncIterable<ReportFeature> | Iterable<ReportFeature>;
+type Reports = AsyncIterable<ReportPoint> | Iterable<ReportPoint>;
 
 /** The trips of one unit, in time order; with `path: true`, each with the positions of its reports. */
 export function trips(reports: Reports, params?: ReportParams, options?: TripOptions & { path?: false }): AsyncIterable<Trip>;

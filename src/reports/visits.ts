@@ -6,7 +6,7 @@
  * the last report. Records come as visits end, then the open ones in fence order.
  * Field names are fixed by the design; `open` is an addition.
  */
-import type { ReportFeature } from '../api/types.js';
+import type { ReportPoint } from '../api/types.js';
 import { type Fence, inFence } from './fences.js';
 import { hasPosition } from './geo.js';
 import { inDateOrder, type OrderOptions } from './order.js';
@@ -25,8 +25,8 @@ export interface Visit {
 
 export function visitProcessor(fences: readonly Fence[], params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<Visit> {
   /** Per fence, the report that entered it, while inside. */
-  const entered: (ReportFeature | undefined)[] = fences.map(() => undefined);
-  let last: ReportFeature | undefined;
+  const entered: (ReportPoint | undefined)[] = fences.map(() => undefined);
+  let last: ReportPoint | undefined;
   const visits: UnitProcessor<Visit> = {
     push(r) {
       const p = r.properties;
@@ -65,7 +65,7 @@ export function visitProcessor(fences: readonly Fence[], params: ReportParams = 
 
 /** The geofence visits of one unit. */
 export function visits(
-  reports: AsyncIterable<ReportFeature> | Iterable<ReportFeature>,
+  reports: AsyncIterable<ReportPoint> | Iterable<ReportPoint>,
   fences: readonly Fence[],
   params: ReportParams = DEFAULTS,
   order: OrderOptions = {},

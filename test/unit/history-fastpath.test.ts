@@ -10,6 +10,7 @@ import { FeatureSplitter, openHistory, Report, reportBytes, type HistoryItem } f
 import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
+import { tolerantFeature } from '../../src/api/tolerant.js';
 import { openHistorySink, featureLine } from '../../src/io/geo/sink.js';
 import type { OutputOptions } from '../../src/io/output.js';
 import type { IO } from '../../src/io/streams.js';
@@ -84,10 +85,10 @@ function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
 }
 
 /** The reports openHistory yields for these chunks, or the error it throws (with the reports before it). */
-async function read(chunks: Buffer[]): Promise<{ items: HistoryItem[]; error?: unknown }> {
-  const items: HistoryItem[] = [];
+async function read(chunks: Buffer[], points = false): Promise<{ items: Report[]; error?: unknown }> {
+  const items: Report[] = [];
   try {
-    const reply = await openHistory(fakeApi(chunks), 1, {});
+    const reply = await openHistory(fakeApi(chunks), 1, {}, { points });
     for await (const batch of reply.batches) items.push(...batch);
   } catch (error) {
     return { items, error };
@@ -109,13 +110,27 @@ test('fast path: the expression takes plain features and leaves the unusual ones
   }
 });
 
-test('fast path: the same reports as JSON.parse, or the same error, wherever the body is cut', async () => {
+/** What the report algorithms read of a feature, the parsed way. */
+function pointOf(text: string): Record<string, unknown> {
+  const p = tolerantFeature(JSON.parse(text) as ReportFeature).properties as unknown as Record<string, unknown>;
+  return Object.fromEntries(POINT_KEYS.map((k) => [k, p[k]]));
+}
+const POINT_KEYS = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
+const pointFields = (r: Report): Record<string, unknown> => Object.fromEntries(POINT_KEYS.map((k) => [k, (r.point.properties as Record<string, unknown>)[k]]));
+
+for (const points of [false, true]) {
+  test(`fast path${points ? ' reading points' : ''}: the same reports as JSON.parse, or the same error, wherever the body is cut`, async () => {
+    await sameWhereverCut(points);
+  });
+}
+
+async function sameWhereverCut(points: boolean): Promise<void> {
   const cases = [[...fast, ...slow], ...bad.map((b) => [bench, b, bench]), ...slow.map((s) => [s, bench, s])];
   for (const features of cases) {
     const bytes = body(features);
     const want = reference(features);
     for (let cut = 0; cut <= bytes.length; cut++) {
-      const got = await read(cutAt(bytes, [cut]));
+      const got = await read(cutAt(bytes, [cut]), points);
       const where = `${features.join(',').slice(0, 80)} cut at ${cut}`;
       if (want.error) {
         assert.ok(got.error instanceof ApiError, `${where}: ${String(got.error)}`);
@@ -125,9 +140,21 @@ test('fast path: the same reports as JSON.parse, or the same error, wherever the
       } else {
         assert.equal(got.error, undefined, where);
         assert.deepEqual(got.items.map((i) => i.text), want.texts, where);
+        if (points) assert.deepEqual(got.items.map(pointFields), want.texts.map(pointOf), where);
         assert.deepEqual(got.items.map((i) => i.feature), want.texts.map((t) => JSON.parse(t) as unknown), where);
       }
     }
+  }
+}
+
+test('reading points: the reader takes what the expression takes and deeper nesting; the rest is parsed whole', () => {
+  for (const [text, checked] of [...fast.map((f) => [f, true] as const), ...slow.map((f, i) => [f, i === 0] as const)]) {
+    const s = new FeatureSplitter(200, true);
+    const [report, ...rest] = s.cut(body([text]));
+    s.end();
+    assert.equal(rest.length, 0);
+    assert.equal(report?.checked, checked, text);
+    assert.deepEqual(pointFields(report as Report), pointOf(text), text);
   }
 });
 
@@ -257,6 +284,12 @@ test('fast path: a feature of megabytes, over many chunks, is checked whole; a l
   s.end();
   assert.deepEqual(reports.map((r) => r.text.length), [bench.length, big.length, bench.length]);
   assert.deepEqual(reports.map((r) => r.checked), [true, true, true]);
+  const withPoints = new FeatureSplitter(200, true);
+  const read: Report[] = [];
+  for (let at = 0; at < bytes.length; at += 65536) read.push(...withPoints.cut(bytes.subarray(at, at + 65536)));
+  withPoints.end();
+  assert.deepEqual(read.map((r) => r.checked), [true, true, true], 'the point reader reads a joined feature whole');
+  assert.deepEqual(read.map(pointFields), [bench, big, bench].map(pointOf));
   const many = body(Array.from({ length: 2000 }, () => bench));
   const t = new FeatureSplitter(200);
   const all = t.cut(many);

@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReportFeature } from '../../src/api/types.js';
+import type { ReportPoint } from '../../src/api/types.js';
 import { inDateOrder } from '../../src/reports/order.js';
 import { run } from '../../src/reports/stream.js';
 import { collect, report } from './report-fixture.js';
 
-const dates = (rs: ReportFeature[]) => rs.map((r) => r.properties.date);
+const dates = (rs: ReportPoint[]) => rs.map((r) => r.properties.date);
 
 test('reports within the window are released in date order, equal dates in arrival order', async () => {
   const input = [100, 300, 200, 250, 1000, 150, 1000, 5000].map((d, i) => report({ date: d, lng: 11 + i / 100 }));

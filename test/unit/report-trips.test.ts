@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ReportFeature } from '../../src/api/types.js';
+import type { ReportFeature, ReportPoint } from '../../src/api/types.js';
 import { DEFAULTS, type ReportParams } from '../../src/reports/params.js';
 import { stops } from '../../src/reports/stops.js';
 import { trips } from '../../src/reports/trips.js';
@@ -165,7 +165,7 @@ test('late reports are placed by their date', async () => {
   assert.notDeepEqual(shuffled.map((r) => r.properties.date), u.reports.map((r) => r.properties.date));
   assert.deepEqual(await collect(trips(shuffled)), inOrder);
   // beyond the reorder window they cannot be placed: reported, and left out
-  const dropped: ReportFeature[] = [];
+  const dropped: ReportPoint[] = [];
   await collect(trips(shuffled, P({ reorderWindowS: 300 }), { onLate: (r) => dropped.push(r) }));
   assert.ok(dropped.length > 0);
 });

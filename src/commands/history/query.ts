@@ -22,7 +22,7 @@ export async function streamQuery(
   dedupe?: Dedupe,
   signal?: AbortSignal,
 ): Promise<number | undefined> {
-  const reply = await openHistory(api, id, query, signal);
+  const reply = await openHistory(api, id, query, { signal });
   for await (const batch of reply.batches) {
     await sink.write(dedupe ? dedupe.poll.fresh(batch, dedupe.seen) : batch);
   }

@@ -3,11 +3,10 @@
  * its processor (src/reports/, constant memory per unit), render the records as they complete.
  */
 import type { Api } from '../../api/client.js';
-import type { HistoryItem } from '../../api/history.js';
+import { openHistory } from '../../api/history.js';
 import { AuthError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { resolveUnits, type SelectedUnit } from '../../fleet/select.js';
-import type { HistorySink } from '../../io/geo/sink.js';
 import { openStream, type Column, type Rec } from '../../io/output.js';
 import { startProgress } from '../../io/progress.js';
 import { openGeoStream, type GeoRecord } from '../../io/report-geo.js';
@@ -23,7 +22,6 @@ import {
   type UnitProcessor,
 } from '../../reports/index.js';
 import type { Run } from '../action.js';
-import { streamQuery } from '../history/query.js';
 import { parseReportPlan, type ReportOptions, type ReportPlan } from './options.js';
 
 type Kind = 'trips' | 'stops' | 'summary' | 'geofence';
@@ -187,11 +185,9 @@ function both(a: UnitProcessor<unknown>, b: UnitProcessor<unknown>): UnitProcess
 
 /** One unit's window through its processor; records are written as they complete. */
 async function reportUnit(api: Api, unit: SelectedUnit, plan: ReportPlan, processor: UnitProcessor<Rec>, write: (rec: Rec) => Promise<void>): Promise<void> {
-  const sink: Pick<HistorySink, 'write'> = {
-    async write(items: readonly HistoryItem[]) {
-      for (const item of items) for (const rec of processor.push(item.feature)) await write(rec);
-    },
-  };
-  await streamQuery(api, unit.did, plan.window, sink as HistorySink);
+  const reply = await openHistory(api, unit.did, plan.window, { points: true });
+  for await (const batch of reply.batches) {
+    for (const item of batch) for (const rec of processor.push(item.point)) await write(rec);
+  }
   for (const rec of processor.finish()) await write(rec);
 }

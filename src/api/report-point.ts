@@ -1,0 +1,336 @@
+/**
+ * The few properties the report algorithms read (src/reports/), taken straight out of a
+ * report's bytes. Parsing every report whole (JSON.parse, then the tolerance pass) was most
+ * of a summary's time: a report is twenty-odd members, ten of them strings, and the
+ * algorithms read ten. PointReader walks the bytes once, checks them, skips what is not
+ * wanted and builds only the wanted values; it stands in for the splitter's checking
+ * expression (history.ts, matchFeature) on the report path, so each byte is looked at once.
+ *
+ * What it accepts is what parseFeature accepts: a JSON object (RFC 8259, as JSON.parse reads
+ * it) whose `properties` member is an object. It gives up (undefined, and the caller parses
+ * the report whole) on what is valid but unusual: a member name with an escape, a second
+ * `properties`, nesting deeper than MAX_DEPTH, or bytes that end before the report does.
+ * Each value is what `tolerantFeature(JSON.parse(text)).properties[name]` gives: numbers are
+ * read exactly (see readNumber), strings decoded as JSON.parse decodes them, numeric fields
+ * holding a numeric string become numbers, a member that is absent is undefined, a repeated
+ * one is its last. test/unit/report-point.test.ts holds it to JSON.parse on generated reports,
+ * valid and broken.
+ */
+import type { ReportPoint } from './types.js';
+import { toNumber } from './tolerant.js';
+
+/** Deeper values are left to JSON.parse. */
+const MAX_DEPTH = 64;
+
+/** 10^0 … 10^22: every one an exact double. */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
+/** Where the value just read ended, -1 when it was malformed (module state: no allocation per value). */
+let pos = 0;
+
+/**
+ * Zero bytes after the bytes read. No loop below reads past a zero byte (it ends a string, a
+ * number, a name and white space, and is no token), and none reads more than 5 bytes past
+ * the byte that stopped it, so no read falls outside the buffer: one out-of-bounds read
+ * makes V8 recompile every read of these loops in a slower, generic form.
+ */
+const GUARD = 8;
+
+/** The largest copy kept from one chunk to the next (a report spanning chunks is joined, and may be larger). */
+const KEPT = 1 << 20;
+
+function ws(b: Buffer, i: number): number {
+  let c = b[i] as number;
+  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i] as number;
+  return i;
+}
+
+const isHex = (c: number): boolean => (c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x66);
+
+/** The last byte of the escape whose backslash is at `j`, or -1. */
+function escapeEnd(b: Buffer, j: number): number {
+  const e = b[j + 1] as number;
+  if (e === 0x22 || e === 0x5c || e === 0x2f || e === 0x62 || e === 0x66 || e === 0x6e || e === 0x72 || e === 0x74) return j + 1;
+  if (e === 0x75 && isHex(b[j + 2] as number) && isHex(b[j + 3] as number) && isHex(b[j + 4] as number) && isHex(b[j + 5] as number)) return j + 5;
+  return -1;
+}
+
+/** Past the string whose opening quote is at `i`, or -1. Bytes from 0x80 are content, as JSON.parse sees them after UTF-8 decoding. */
+function skipString(b: Buffer, i: number): number {
+  for (let j = i + 1; ; j++) {
+    const c = b[j] as number;
+    if (c === 0x22) return j + 1;
+    if (c === 0x5c) {
+      j = escapeEnd(b, j);
+      if (j < 0) return -1;
+    } else if (!(c >= 0x20)) return -1; // a control character, or the end of the bytes
+  }
+}
+
+/** The string at `i` (its opening quote), decoded; pos past it. */
+function readString(b: Buffer, i: number): string {
+  let j = i + 1;
+  let high = 0;
+  let escaped = false;
+  for (let c = b[j] as number; c !== 0x22; c = b[++j] as number) {
+    if (c === 0x5c) {
+      j = escapeEnd(b, j);
+      if (j < 0) return ((pos = -1), '');
+      escaped = true;
+    } else if (!(c >= 0x20)) return ((pos = -1), '');
+    high |= c;
+  }
+  pos = j + 1;
+  if (escaped) return JSON.parse(b.toString('utf8', i, j + 1)) as string;
+  // UTF-8: the quotes around are ASCII, so the string's bytes decode alone as they do within the report.
+  return high < 0x80 ? plainString(b, i + 1, j) : b.toString('utf8', i + 1, j);
+}
+
+/**
+ * Strings repeat from report to report (the unit's name, the type, an address while parked):
+ * a small cache keyed by length and end bytes gives back the same string for the same bytes
+ * instead of a new one each time.
+ */
+const cache: (string | undefined)[] = new Array(256).fill(undefined);
+
+function plainString(b: Buffer, from: number, to: number): string {
+  const n = to - from;
+  const slot = (n * 31 + (n > 0 ? (b[from] as number) * 7 + (b[to - 1] as number) : 0)) & 255;
+  const hit = cache[slot];
+  if (hit !== undefined && hit.length === n) {
+    let k = 0;
+    while (k < n && hit.charCodeAt(k) === b[from + k]) k++;
+    if (k === n) return hit;
+  }
+  const s = b.toString('latin1', from, to);
+  cache[slot] = s;
+  return s;
+}
+
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
+/**
+ * The number at `i`, checked against JSON's grammar (its value only when `keep`); pos past
+ * it, -1 when malformed. With up to 15 digits and no exponent, the digits make an exact
+ * integer m and the value is m / 10^k with k ≤ 22, one correctly rounded division of two
+ * exact doubles: the double JSON.parse gives (Clinger's fast path). Other numbers go
+ * through Number(), which reads a JSON number as JSON.parse does.
+ */
+function readNumber(b: Buffer, i: number, keep: boolean): number {
+  let j = i;
+  let c = b[j] as number;
+  const negative = c === 0x2d;
+  if (negative) c = b[++j] as number;
+  if (!isDigit(c)) return ((pos = -1), 0);
+  let m = 0;
+  let digits = 0;
+  let fraction = 0;
+  if (c === 0x30) {
+    c = b[++j] as number;
+    if (isDigit(c)) return ((pos = -1), 0); // a leading zero
+  } else {
+    do {
+      m = m * 10 + (c - 0x30);
+      digits++;
+      c = b[++j] as number;
+    } while (isDigit(c));
+  }
+  if (c === 0x2e) {
+    c = b[++j] as number;
+    if (!isDigit(c)) return ((pos = -1), 0);
+    do {
+      m = m * 10 + (c - 0x30);
+      digits++;
+      fraction++;
+      c = b[++j] as number;
+    } while (isDigit(c));
+  }
+  if (c === 0x65 || c === 0x45) {
+    c = b[++j] as number;
+    if (c === 0x2b || c === 0x2d) c = b[++j] as number;
+    if (!isDigit(c)) return ((pos = -1), 0);
+    do c = b[++j] as number;
+    while (isDigit(c));
+    pos = j;
+    return keep ? Number(b.toString('latin1', i, j)) : 0;
+  }
+  pos = j;
+  if (!keep) return 0;
+  if (digits > 15 || fraction > 22) return Number(b.toString('latin1', i, j));
+  const v = fraction === 0 ? m : m / (POW10[fraction] as number);
+  return negative ? -v : v;
+}
+
+/** Whether the literal `word` is at `i`. */
+function literal(b: Buffer, i: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/** Past the value at `i` (checked, not kept), or -1. */
+function skipValue(b: Buffer, i: number, depth: number): number {
+  const c = b[i] as number;
+  if (c === 0x22) return skipString(b, i);
+  if (c === 0x7b) return skipObject(b, i, depth + 1);
+  if (c === 0x5b) return skipArray(b, i, depth + 1);
+  if (c === 0x74) return literal(b, i, 'true') ? i + 4 : -1;
+  if (c === 0x66) return literal(b, i, 'false') ? i + 5 : -1;
+  if (c === 0x6e) return literal(b, i, 'null') ? i + 4 : -1;
+  readNumber(b, i, false);
+  return pos;
+}
+
+function skipObject(b: Buffer, i: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  let j = ws(b, i + 1);
+  if (b[j] === 0x7d) return j + 1;
+  for (;;) {
+    if (b[j] !== 0x22) return -1;
+    j = skipString(b, j);
+    if (j < 0) return -1;
+    j = ws(b, j);
+    if (b[j] !== 0x3a) return -1;
+    j = skipValue(b, ws(b, j + 1), depth);
+    if (j < 0) return -1;
+    j = ws(b, j);
+    const c = b[j] as number;
+    if (c === 0x7d) return j + 1;
+    if (c !== 0x2c) return -1;
+    j = ws(b, j + 1);
+  }
+}
+
+function skipArray(b: Buffer, i: number, depth: number): number {
+  if (depth > MAX_DEPTH) return -1;
+  let j = ws(b, i + 1);
+  if (b[j] === 0x5d) return j + 1;
+  for (;;) {
+    j = skipValue(b, j, depth);
+    if (j < 0) return -1;
+    j = ws(b, j);
+    const c = b[j] as number;
+    if (c === 0x5d) return j + 1;
+    if (c !== 0x2c) return -1;
+    j = ws(b, j + 1);
+  }
+}
+
+/** The wanted value at `i`, as tolerantFeature leaves it; pos past it. */
+function readValue(b: Buffer, i: number, numeric: boolean): unknown {
+  const c = b[i] as number;
+  if (c === 0x22) {
+    const s = readString(b, i);
+    return numeric ? toNumber(s) : s;
+  }
+  if (c === 0x2d || isDigit(c)) return readNumber(b, i, true);
+  pos = skipValue(b, i, 2);
+  if (pos < 0) return undefined;
+  return c === 0x6e ? null : c === 0x74 ? true : c === 0x66 ? false : JSON.parse(b.toString('utf8', i, pos));
+}
+
+/** Whether the member name at [from, from + name.length) is `name` (its first byte known to match). */
+function named(b: Buffer, from: number, name: string): boolean {
+  for (let k = 1; k < name.length; k++) if (b[from + k] !== name.charCodeAt(k)) return false;
+  return true;
+}
+
+type Properties = ReportPoint['properties'];
+
+/** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. */
+function readProperties(b: Buffer, i: number, p: Properties): void {
+  let j = ws(b, i + 1);
+  if (b[j] === 0x7d) {
+    pos = j + 1;
+    return;
+  }
+  for (;;) {
+    if (b[j] !== 0x22) return void (pos = -1);
+    const from = j + 1;
+    let to = from;
+    for (let c = b[to] as number; c !== 0x22; c = b[++to] as number) if (c === 0x5c || !(c >= 0x20)) return void (pos = -1);
+    j = ws(b, to + 1);
+    if (b[j] !== 0x3a) return void (pos = -1);
+    j = ws(b, j + 1);
+    const n = to - from;
+    const c0 = b[from] as number;
+    if (n === 3 && c0 === 0x6c && named(b, from, 'lat')) p.lat = readValue(b, j, true) as number;
+    else if (n === 3 && c0 === 0x6c && named(b, from, 'lng')) p.lng = readValue(b, j, true) as number;
+    else if (n === 3 && c0 === 0x64 && named(b, from, 'did')) p.did = readValue(b, j, true) as number;
+    else if (n === 4 && c0 === 0x64 && named(b, from, 'date')) p.date = readValue(b, j, true) as number;
+    else if (n === 4 && c0 === 0x6e && named(b, from, 'name')) p.name = readValue(b, j, false) as string;
+    else if (n === 5 && c0 === 0x73 && named(b, from, 'speed')) p.speed = readValue(b, j, true) as number;
+    else if (n === 7 && c0 === 0x61 && named(b, from, 'address')) p.address = readValue(b, j, false) as string | null;
+    else if (n === 8 && c0 === 0x6f && named(b, from, 'odometer')) p.odometer = readValue(b, j, true) as number | null;
+    else if (n === 10 && c0 === 0x72 && named(b, from, 'reportType')) p.reportType = readValue(b, j, false) as string;
+    else if (n === 11 && c0 === 0x72 && named(b, from, 'reportValue')) p.reportValue = readValue(b, j, false) as string;
+    else pos = skipValue(b, j, 2);
+    if (pos < 0) return;
+    j = ws(b, pos);
+    const c = b[j] as number;
+    if (c === 0x7d) return void (pos = j + 1);
+    if (c !== 0x2c) return void (pos = -1);
+    j = ws(b, j + 1);
+  }
+}
+
+/** The feature at `start`: its properties read into a new point; pos past it. */
+function readFeature(b: Buffer, start: number): ReportPoint | undefined {
+  if (b[start] !== 0x7b) return undefined;
+  let p: Properties | undefined;
+  let j = ws(b, start + 1);
+  for (;;) {
+    if (b[j] !== 0x22) return undefined;
+    const from = j + 1;
+    let to = from;
+    for (let c = b[to] as number; c !== 0x22; c = b[++to] as number) if (c === 0x5c || !(c >= 0x20)) return undefined;
+    j = ws(b, to + 1);
+    if (b[j] !== 0x3a) return undefined;
+    j = ws(b, j + 1);
+    if (to - from === 10 && b[from] === 0x70 && named(b, from, 'properties')) {
+      if (p !== undefined || b[j] !== 0x7b) return undefined;
+      p = {
+        did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
+        odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
+      } as unknown as Properties;
+      readProperties(b, j, p);
+      j = pos;
+    } else j = skipValue(b, j, 1);
+    if (j < 0) return undefined;
+    j = ws(b, j);
+    const c = b[j] as number;
+    if (c === 0x7d) break;
+    if (c !== 0x2c) return undefined;
+    j = ws(b, j + 1);
+  }
+  if (p === undefined) return undefined;
+  pos = j + 1;
+  return { properties: p };
+}
+
+/**
+ * Reads the points of the reports in a chunk of a reply: load() the chunk, then read() at
+ * each report's opening brace. The chunk is copied into a buffer of its own with the zero
+ * guard after it (a copy costs far less than what the guard saves).
+ */
+export class PointReader {
+  /** Where the last report read ended. */
+  end = 0;
+  /** The loaded bytes and the guard; a buffer of up to KEPT bytes is kept for the next chunk. */
+  private padded = Buffer.alloc(64 * 1024 + GUARD);
+  private kept = this.padded;
+
+  load(chunk: Buffer): void {
+    const n = chunk.length;
+    this.padded = this.kept.length >= n + GUARD ? this.kept : Buffer.alloc(n + GUARD);
+    if (this.padded.length <= KEPT) this.kept = this.padded;
+    chunk.copy(this.padded, 0);
+    this.padded.fill(0, n, n + GUARD);
+  }
+
+  /** The point of the report whose opening brace is at `start` in the loaded chunk, or undefined: malformed, unusual or cut off (see above). */
+  read(start: number): ReportPoint | undefined {
+    const point = readFeature(this.padded, start);
+    this.end = pos;
+    return point;
+  }
+}

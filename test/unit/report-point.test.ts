@@ -1,0 +1,182 @@
+/**
+ * The point reader against V8's JSON.parse (an independent implementation): on generated
+ * reports, valid and broken, it accepts only what JSON.parse accepts as a feature, takes every
+ * usual one, ends where the report ends, and gives each wanted value exactly as
+ * tolerantFeature(JSON.parse(text)) does.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PointReader } from '../../src/api/report-point.js';
+import { tolerantFeature } from '../../src/api/tolerant.js';
+
+const WANTED = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
+const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'message', 'x', 'späť', 'properties', 'geometry', ''];
+
+/** A small seeded generator (mulberry32), so a failure names a case that can be replayed. */
+function rng(seed: number): { int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)] as never, chance: (p) => next() < p };
+}
+type R = ReturnType<typeof rng>;
+
+const NUMBERS = [
+  '0', '-0', '7', '-12', '39.7392', '-104.9903', '42.5', '0.1', '0.30000000000000004', '123456789012345', '1234567890123456789',
+  '9007199254740993', '1.7976931348623157e308', '1e400', '-1e-400', '5e-324', '1E2', '2.5e+3', '1e-7', '0.000001', '100.0',
+  '1795292015', '3.141592653589793238462643383279', '12345.678901234567', '0.00000000000000000000001234',
+];
+const STRINGS = [
+  '""', '"gps"', '"Bench unit"', '"1 Bench St, Denver, CO"', '"Crème brûlée 日本 🚗"', '"quote \\" and \\\\ back"', '"\\u00e9\\ud83d\\ude97"',
+  '"lone \\ud800"', '"\\/\\b\\f\\n\\r\\t"', '"61.5"', '" 12 "', '"1e3"', '"abc"', '"\u007f del"', '"motion_state"', '"moving"', '"stopped"',
+];
+
+function ws(r: R): string {
+  return r.chance(0.8) ? '' : r.pick([' ', '\n', '\t', '\r\n  ']);
+}
+
+function value(r: R, depth: number): string {
+  const k = r.int(depth > 3 ? 3 : 5);
+  if (k === 0) return r.pick(NUMBERS);
+  if (k === 1) return r.pick(STRINGS);
+  if (k === 2) return r.pick(['null', 'true', 'false']);
+  if (k === 3) return `[${ws(r)}${Array.from({ length: r.int(4) }, () => value(r, depth + 1)).join(`${ws(r)},${ws(r)}`)}${ws(r)}]`;
+  return object(r, depth + 1, Array.from({ length: r.int(4) }, () => r.pick(OTHER)), () => value(r, depth + 1));
+}
+
+function object(r: R, _depth: number, names: string[], val: (name: string) => string): string {
+  return `{${ws(r)}${names.map((n) => `${JSON.stringify(n)}${ws(r)}:${ws(r)}${val(n)}`).join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
+}
+
+/** A report: usual members in any order, repeats, odd values, white space anywhere. */
+function report(r: R): string {
+  const names = [...WANTED.filter(() => r.chance(0.8)), ...Array.from({ length: r.int(5) }, () => r.pick(OTHER))];
+  if (r.chance(0.1)) names.push(r.pick(WANTED)); // a repeated name: the last counts
+  names.sort(() => r.int(3) - 1);
+  const properties = object(r, 1, names, (n) => (WANTED.includes(n) && r.chance(0.7) ? r.pick(r.chance(0.6) ? NUMBERS : STRINGS) : value(r, 2)));
+  const members = [`"properties"${ws(r)}:${ws(r)}${properties}`, `"type":"Feature"`, `"geometry":{"type":"Point","coordinates":[${r.pick(NUMBERS)},${r.pick(NUMBERS)}]}`];
+  if (r.chance(0.3)) members.push(`"extra":${value(r, 1)}`);
+  members.sort(() => r.int(3) - 1);
+  return `{${ws(r)}${members.join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
+}
+
+const NOISE = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '0', '-', '.', 'e', 'n', 'x', '\u0000', '\u001f', '\u00ff'];
+
+/** A report broken in one place: a byte dropped, added or changed, or the end cut off. */
+function broken(r: R, text: string): string {
+  const at = r.int(text.length);
+  switch (r.int(4)) {
+    case 0:
+      return text.slice(0, at) + text.slice(at + 1);
+    case 1:
+      return text.slice(0, at) + r.pick(NOISE) + text.slice(at);
+    case 2:
+      return text.slice(0, at) + r.pick(NOISE) + text.slice(at + 1);
+    default:
+      return text.slice(0, at);
+  }
+}
+
+/** What the reader must give for `text`: JSON.parse, the shape parseFeature wants, tolerantFeature, the wanted names. */
+function expected(text: string): Record<string, unknown> | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const props = (value as { properties?: unknown } | null)?.properties;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof props !== 'object' || props === null || Array.isArray(props)) return undefined;
+  const p = tolerantFeature(value as { properties: Record<string, unknown> }).properties;
+  return Object.fromEntries(WANTED.map((k) => [k, Object.hasOwn(p, k) ? p[k] : undefined]));
+}
+
+/** Reads `text` as a report inside a chunk of a reply (other bytes before and after it). */
+function readPoint(text: string): { point: Record<string, unknown> | undefined; end: number; taken: string } {
+  const lead = '{"features":[';
+  const chunk = Buffer.from(`${lead}${text},{"properties":{}}]}`, 'utf8');
+  const reader = new PointReader();
+  reader.load(chunk);
+  const start = Buffer.byteLength(lead);
+  const point = reader.read(start);
+  return {
+    point: point && Object.fromEntries(WANTED.map((k) => [k, (point.properties as Record<string, unknown>)[k]])),
+    end: reader.end - start,
+    taken: chunk.toString('utf8', start, reader.end),
+  };
+}
+
+test('point reader: every generated report read as JSON.parse and tolerantFeature read it', () => {
+  for (let seed = 1; seed <= 20_000; seed++) {
+    const text = report(rng(seed));
+    const want = expected(text);
+    assert.ok(want, `seed ${seed}: the generator made a valid report: ${text}`);
+    const got = readPoint(text);
+    assert.deepEqual(got.point, want, `seed ${seed}: ${text}`);
+    assert.equal(got.end, Buffer.byteLength(text), `seed ${seed}: ends where the report ends`);
+  }
+});
+
+test('point reader: a broken report is refused unless JSON.parse takes it too, and then read alike', () => {
+  let refused = 0;
+  for (let seed = 1; seed <= 20_000; seed++) {
+    const r = rng(seed);
+    const text = broken(r, report(r));
+    const got = readPoint(text);
+    if (got.point === undefined) {
+      refused++;
+      continue;
+    }
+    // Accepted: the bytes it took (up to the brace that closed them, which may lie in what follows a cut-off report) are a feature JSON.parse reads to the same values.
+    assert.ok(expected(got.taken), `seed ${seed}: took what JSON.parse refuses: ${got.taken}`);
+    assert.deepEqual(got.point, expected(got.taken), `seed ${seed}: ${text}`);
+  }
+  assert.ok(refused > 10_000, `most broken reports are refused (${refused})`);
+});
+
+test('point reader: numbers are the doubles JSON.parse gives, to the last bit', () => {
+  const r = rng(7);
+  for (let k = 0; k < 50_000; k++) {
+    const digits = 1 + r.int(19);
+    let s = `${r.chance(0.3) ? '-' : ''}${1 + r.int(9)}${Array.from({ length: digits - 1 }, () => r.int(10)).join('')}`;
+    const dot = r.int(s.length + 3);
+    if (dot > 0 && dot < s.replace('-', '').length) {
+      const neg = s.startsWith('-');
+      const d = neg ? s.slice(1) : s;
+      s = `${neg ? '-' : ''}${d.slice(0, dot)}.${d.slice(dot)}`;
+    } else if (r.chance(0.3)) s = `${s.startsWith('-') ? '-' : ''}0.${'0'.repeat(r.int(25))}${s.replace('-', '')}`;
+    const got = readPoint(`{"properties":{"lat":${s}}}`).point?.lat;
+    assert.ok(Object.is(got, JSON.parse(s)), `${s}: ${String(got)} ≠ ${String(JSON.parse(s))}`);
+  }
+});
+
+test('point reader: unusual but valid reports are left to JSON.parse', () => {
+  const unusual = [
+    '{"propert\\u0069es":{"lat":1}}', // an escaped name at the top
+    '{"properties":{"l\\u0061t":1}}', // an escaped name among the properties
+    '{"properties":{"lat":1},"properties":{"lat":2}}', // a second properties
+    '{"properties":[1]}', // not an object (parseFeature takes it)
+    `{"properties":{"a":${'['.repeat(70)}${']'.repeat(70)}}}`, // deeper than the reader goes
+  ];
+  for (const text of unusual) {
+    JSON.parse(text);
+    assert.equal(readPoint(text).point, undefined, text);
+  }
+  assert.deepEqual(readPoint(`{"properties":{"a":${'['.repeat(60)}${']'.repeat(60)},"lat":2}}`).point?.lat, 2, 'nesting within the limit');
+});
+
+test('point reader: bytes that are not UTF-8 read as U+FFFD, as JSON.parse reads the decoded text', () => {
+  const chunk = Buffer.concat([Buffer.from('{"properties":{"name":"x'), Buffer.from([0xff, 0xe2, 0x82]), Buffer.from('","address":"a'), Buffer.from([0xc3]), Buffer.from('"}}')]);
+  const reader = new PointReader();
+  reader.load(chunk);
+  const point = reader.read(0);
+  const want = JSON.parse(chunk.toString('utf8')) as { properties: { name: string; address: string } };
+  assert.equal(point?.properties.name, want.properties.name);
+  assert.equal(point?.properties.address, want.properties.address);
+  assert.equal(reader.end, chunk.length);
+});
