@@ -2,7 +2,8 @@
  * Reports history: GET /reports/history/<id>/[from:<ts>/][to:<ts>/][lastQueryTime:<ts>/][reportTypes:<a,b>/].
  * A history can hold millions of reports, so the reply is never held whole: the body
  * is cut into features by FeatureSplitter and each feature is parsed on its own, when
- * something asks for it: ndjson and geojson write the bytes as sent (reportBytes).
+ * something asks for it: ndjson and geojson write the bytes as sent (reportBytes), and the
+ * reports read only the properties they use (points: report-point.ts).
  */
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
@@ -60,7 +61,7 @@ export function historyPath(id: number, q: HistoryQuery): string {
 
 export interface HistoryReading {
   signal?: AbortSignal;
-  /** Each report's point is read as it is cut out (see Report.point), and its text is never checked on its own. */
+  /** Each report's point is read as it is cut out (see Report.point), by a reader that checks the bytes in the checking expression's place. */
   points?: boolean;
 }
 
@@ -528,7 +529,8 @@ export class FeatureSplitter {
     if (this.points) {
       this.points.load(bytes);
       const point = this.points.read(0);
-      return new Report(bytes, 0, bytes.length, this.verbatim, point !== undefined && this.points.end === bytes.length, this.status, point);
+      const whole = point !== undefined && this.points.end === bytes.length;
+      return new Report(bytes, 0, bytes.length, this.verbatim, whole, this.status, whole ? point : undefined);
     }
     return new Report(bytes, 0, bytes.length, this.verbatim, matchFeature(bytes.toString('latin1'), 0) === bytes.length, this.status);
   }
