@@ -5,10 +5,10 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, startHarness, type Harness } from '../helpers/cli.js';
+import { spawnTo, startHarness, type Harness } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
 import { runPty } from '../helpers/pty.js';
 import { needPyarrow } from '../helpers/parquet.js';
@@ -39,16 +39,6 @@ async function setFaults(h: Harness, spec: string): Promise<void> {
   assert.equal(res.status, 200, await res.text());
 }
 
-/** Spawns the binary with stdout appended to a file; resolves with the exit code (137 when killed). */
-function spawnTo(h: Harness, args: string[], outFile: string): { kill(sig: NodeJS.Signals): boolean; exit: Promise<number>; err: () => string } {
-  const fd = openSync(outFile, 'a');
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', fd, 'pipe'] });
-  closeSync(fd);
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 128))));
-  return { kill: (sig) => child.kill(sig), exit, err: () => err };
-}
 
 /** Runs until exit 0, killing each attempt with SIGKILL after a random delay; returns the attempts made. */
 async function runWithKills(h: Harness, args: string[], outFile: string, seed: number): Promise<number> {

@@ -8,9 +8,9 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, ROOT, loadedDistFiles, startHarness, type Harness } from '../helpers/cli.js';
+import { BIN, ROOT, loadedDistFiles, spawnTo, startHarness, type Harness } from '../helpers/cli.js';
 import { startPty } from '../helpers/pty.js';
 import { needTool } from '../helpers/tools.js';
 
@@ -58,16 +58,6 @@ const LOW = 50;
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Spawns the binary with stdout appended to a file. */
-function spawnTo(h: Harness, args: string[], outFile: string): { kill(sig: NodeJS.Signals): boolean; exit: Promise<number>; err: () => string } {
-  const fd = openSync(outFile, 'a');
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', fd, 'pipe'] });
-  closeSync(fd);
-  let err = '';
-  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1))));
-  return { kill: (sig) => child.kill(sig), exit, err: () => err };
-}
 
 function rounds(ck: string): number {
   try {

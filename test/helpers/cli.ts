@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,4 +120,23 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
   };
   if (options.login !== false) await h.login();
   return h;
+}
+
+/** A run of the binary in the background, stdout appended to a file. */
+export interface BackgroundRun {
+  kill(sig: NodeJS.Signals): boolean;
+  /** The exit code; 137 when killed by SIGKILL, 128 by another signal. */
+  exit: Promise<number>;
+  err: () => string;
+}
+
+/** Spawns the binary against the harness with stdout appended to `outFile`. */
+export function spawnTo(h: Harness, args: string[], outFile: string): BackgroundRun {
+  const fd = openSync(outFile, 'a');
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', fd, 'pipe'] });
+  closeSync(fd);
+  let err = '';
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exit = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : 128))));
+  return { kill: (sig) => child.kill(sig), exit, err: () => err };
 }

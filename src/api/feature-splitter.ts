@@ -1,0 +1,382 @@
+/**
+ * A history reply cut into its reports as the body arrives: FeatureSplitter finds each
+ * feature's bytes in `{"features":[…],"success":…}` wherever the chunks are cut, and checks
+ * them (by one regular expression, or by the point reader on the report path); Report holds
+ * a feature's bytes, with its text, its parsed feature and its point made on first use.
+ */
+import { ApiError } from '../errors.js';
+import { excerpt } from './client.js';
+import type { HistoryItem } from './history.js';
+import { PointReader } from './report-point.js';
+import type { ReportFeature, ReportPoint } from './types.js';
+import { collectionValues, errorInSuccess, errorReplyError, tolerantFeature } from './tolerant.js';
+
+function parseFeature(text: string, status: number): ReportFeature {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new ApiError(`the history reply holds a report that is not valid JSON (status ${status}): ${(err as Error).message}: ${excerpt(text)}`, status);
+  }
+  const props = (value as { properties?: unknown } | null)?.properties;
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof props !== 'object' || props === null) {
+    throw new ApiError(`the history reply holds a report of an unexpected shape (status ${status}): ${excerpt(text)}`, status);
+  }
+  return tolerantFeature(value as ReportFeature);
+}
+
+/**
+ * One report as cut out of the body: where its bytes lie, with its text and its parsed
+ * feature made on first use (ndjson and geojson need neither: see reportBytes).
+ */
+export class Report implements HistoryItem {
+  private textValue: string | undefined;
+  private featureValue: ReportFeature | undefined;
+
+  constructor(
+    /** The bytes the report was cut from (a chunk of the body, or the joined chunks it spanned). */
+    readonly source: Buffer,
+    readonly start: number,
+    readonly end: number,
+    readonly verbatim: boolean,
+    /** The bytes were checked to be a JSON object whose `properties` is an object: parsing them cannot fail. */
+    readonly checked: boolean,
+    private readonly status: number,
+    /** Read with the bytes when the splitter reads points. */
+    private readonly pointValue?: ReportPoint,
+  ) {}
+
+  get text(): string {
+    return (this.textValue ??= this.source.toString('utf8', this.start, this.end));
+  }
+
+  get feature(): ReportFeature {
+    return (this.featureValue ??= parseFeature(this.text, this.status));
+  }
+
+  /** What the report algorithms read: read with the bytes when the splitter reads points (see report-point.ts), else of the parsed feature. */
+  get point(): ReportPoint {
+    return this.pointValue ?? this.feature;
+  }
+}
+
+
+/*
+ * The fast path of the splitter: a feature checked and cut out by one regular expression, run
+ * natively over the chunk (as latin1 text, one character per byte). It matches a complete JSON
+ * object, nested at most three deep, with exactly one `properties` member whose value is an
+ * object and no escapes in its member names: what parseFeature would accept. Bytes from 0x80
+ * are string content to it, as they are to JSON.parse after UTF-8 decoding (a multi-byte
+ * character or U+FFFD; neither is a quote, backslash or control). Anything else (deeper, an
+ * escaped name, malformed, or cut off by the chunk's end) goes the byte-by-byte way and is parsed.
+ */
+const WS = '[ \\t\\n\\r]*';
+const CHARS = '[^"\\\\\\x00-\\x1f]*';
+const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
+const SCALAR = `${STRING}|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null`;
+const jsonObject = (depth: number): string => `\\{${WS}(?:${STRING}${WS}:${WS}${jsonValue(depth - 1)}${WS}(?:,${WS}(?=")|(?=\\})))*\\}`;
+const jsonValue = (depth: number): string =>
+  depth === 0 ? `(?:${SCALAR})` : `(?:${SCALAR}|${jsonObject(depth)}|\\[${WS}(?:${jsonValue(depth - 1)}${WS}(?:,${WS}(?!\\])|(?=\\])))*\\])`;
+const MEMBER = `"(?!properties")${CHARS}"${WS}:${WS}${jsonValue(2)}`;
+const FEATURE_SOURCE = `\\{${WS}(?:${MEMBER}${WS},${WS})*"properties"${WS}:${WS}${jsonObject(2)}(?:${WS},${WS}${MEMBER})*${WS}\\}`;
+let featureRe: RegExp | undefined;
+
+/** The end of the checked feature that begins at `at` in `text`, or -1. */
+function matchFeature(text: string, at: number): number {
+  const re = (featureRe ??= new RegExp(FEATURE_SOURCE, 'y'));
+  re.lastIndex = at;
+  try {
+    return re.test(text) ? re.lastIndex : -1;
+  } catch {
+    return -1; // the expression's backtracking stack ran out: the slow way decides
+  }
+}
+
+/** No \n, \r, DEL or C1 control (U+0080–U+009F: 0xC2 then 0x80–0x9F) in the bytes; a 0xC2 at the end counts as one. */
+function clean(chunk: Buffer): boolean {
+  if (chunk.indexOf(0x0a) >= 0 || chunk.indexOf(0x0d) >= 0 || chunk.indexOf(0x7f) >= 0) return false;
+  for (let i = chunk.indexOf(0xc2); i >= 0; i = chunk.indexOf(0xc2, i + 1)) {
+    const next = chunk[i + 1];
+    if (next === undefined || (next >= 0x80 && next <= 0x9f)) return false;
+  }
+  return true;
+}
+
+const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
+const [QUOTE, BACKSLASH, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];
+const MAX_FEATURE_BYTES = 64 * 1024 * 1024;
+const ENVELOPE_KEYS = new Set(['success', 'error', 'error_description', 'message', 'detail', 'errors', 'status', 'features']);
+
+const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+/** Bytes of a number, true, false or null. */
+const isScalar = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7a) || b === 0x2d || b === 0x2b || b === 0x2e || b === 0x45;
+
+/**
+ * A byte scanner for `{"features":[{…},{…}],"success":"…"}` (keys in any order).
+ * It tracks string/escape state and bracket depth and cuts out each feature's bytes.
+ * A chunk boundary may fall anywhere (inside a string, an escape or a multi-byte
+ * character): text is decoded only from a whole feature. Where a feature begins, the
+ * fast path (matchFeature) tries to check and cut it out at once; otherwise it is scanned
+ * byte by byte here and validated by JSON.parse afterwards. The envelope is validated here.
+ */
+export class FeatureSplitter {
+  /** Body bytes and features seen so far (for messages). */
+  bytes = 0;
+  count = 0;
+  private state = S.Start;
+  private key = '';
+  private sawFeatures = false;
+  private readonly envelope: Record<string, unknown> = {};
+  /** Bytes of the value being cut out that arrived in earlier chunks. */
+  private parts: Buffer[] = [];
+  private partsSize = 0;
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+  private tail = '';
+  /** The last chunk was clean, and so was every earlier one holding bytes of the value being cut out (see verbatim). */
+  private cleanBefore = true;
+  /** The features of the last push hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
+  verbatim = true;
+
+  /** Reads each report's point in place of the checking expression (see report-point.ts). */
+  private readonly points: PointReader | undefined;
+
+  constructor(
+    private readonly status: number,
+    points = false,
+  ) {
+    this.points = points ? new PointReader() : undefined;
+  }
+
+  /** Feeds one chunk; returns the features completed in it, as text. */
+  push(chunk: Buffer): string[] {
+    return this.cut(chunk).map((report) => report.text);
+  }
+
+  /** Feeds one chunk; returns the features completed in it, as byte ranges (text and parsing on demand). */
+  cut(chunk: Buffer): Report[] {
+    const out: Report[] = [];
+    const n = chunk.length;
+    const chunkClean = clean(chunk);
+    this.verbatim = chunkClean && this.cleanBefore; // a feature may have begun in a chunk before
+    let latin1: string | undefined;
+    let loaded = false; // the chunk is in the point reader
+    let start = 0; // where the value being cut out began, when it began in this chunk
+    for (let i = 0; i < n; i++) {
+      const state = this.state;
+      if (state === S.Feature || state === S.Nested) {
+        i = this.scanValue(chunk, i);
+        if (i === n) break;
+        if (state === S.Feature) {
+          out.push(this.takeFeature(chunk, start, i + 1));
+          loaded = false; // a feature joined from several chunks was loaded in the chunk's place
+          this.count++;
+          this.state = S.ItemNext;
+        } else {
+          this.keep(this.take(chunk, start, i + 1));
+          this.state = S.AfterValue;
+        }
+      } else if (state === S.KeyText || state === S.StrValue) {
+        const b = chunk[i] as number;
+        if (this.escape) this.escape = false;
+        else if (b === BACKSLASH) this.escape = true;
+        else if (b === QUOTE) {
+          const text = this.take(chunk, start, i + 1);
+          if (state === S.StrValue) {
+            this.keep(text);
+            this.state = S.AfterValue;
+          } else this.readKey(text, chunk, i);
+        }
+      } else if (state === S.Scalar) {
+        if (!isScalar(chunk[i] as number)) {
+          this.keep(this.take(chunk, start, i));
+          this.state = S.AfterValue;
+          i--; // the delimiter belongs to the envelope
+        }
+      } else {
+        const b = chunk[i] as number;
+        if (isSpace(b)) continue;
+        start = i;
+        if (b === OPEN_OBJ && (state === S.Item || state === S.FirstItem)) {
+          let end = -1;
+          let point: ReportPoint | undefined;
+          if (this.points) {
+            if (!loaded) this.points.load(chunk);
+            loaded = true;
+            point = this.points.read(i);
+            if (point) end = this.points.end;
+          } else {
+            latin1 ??= chunk.toString('latin1');
+            end = matchFeature(latin1, i);
+          }
+          if (end > 0) {
+            out.push(new Report(chunk, i, end, this.verbatim, true, this.status, point));
+            this.count++;
+            this.state = S.ItemNext;
+            i = end - 1;
+            continue;
+          }
+        }
+        this.structural(b, chunk, i);
+      }
+    }
+    this.bytes += n;
+    const s = this.state;
+    if (s === S.Feature || s === S.Nested || s === S.KeyText || s === S.StrValue || s === S.Scalar) {
+      const rest = this.parts.length === 0 ? chunk.subarray(start) : chunk;
+      this.cleanBefore = chunkClean && (this.parts.length === 0 || this.cleanBefore);
+      this.partsSize += rest.length;
+      if (this.partsSize > MAX_FEATURE_BYTES) this.fail(`a value larger than ${MAX_FEATURE_BYTES} bytes`, chunk, n);
+      this.parts.push(rest);
+    } else this.cleanBefore = chunkClean;
+    this.tail = (this.tail + chunk.toString('utf8', Math.max(0, n - 160))).slice(-160);
+    return out;
+  }
+
+  /**
+   * The hot loop: from `i` to the byte that closes the value, or the chunk's end (n).
+   * Literals rather than named constants: V8 compiles this loop best that way.
+   */
+  private scanValue(chunk: Buffer, from: number): number {
+    let { depth, inString, escape } = this;
+    const n = chunk.length;
+    let i = from;
+    for (; i < n; i++) {
+      const c = chunk[i] as number;
+      if (inString) {
+        if (escape) escape = false;
+        else if (c === 0x5c) escape = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) depth++;
+      else if ((c === 0x7d || c === 0x5d) && --depth === 0) break;
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escape = escape;
+    return i;
+  }
+
+  /**
+   * End of body: throws unless the reply was complete. A reply whose body is an error
+   * (no `success`, an `error`: see errorInSuccess) fails with the service's text. No
+   * reports in any JSON form (`[]`, `{}`, null, or no `features` at all) is an empty history.
+   */
+  end(): void {
+    const read = `status ${this.status}, ${this.bytes} bytes, ${this.count} reports read`;
+    if (this.state !== S.Done) throw new ApiError(`the history reply ended before its JSON was complete (${read}): …${excerpt(this.tail, 160)}`, this.status);
+    const failure = errorInSuccess(this.envelope);
+    if (failure !== undefined) throw errorReplyError(this.status, failure, (text) => excerpt(text, 300));
+    const features = this.envelope.features;
+    if (!this.sawFeatures && features !== undefined && collectionValues(features)?.length !== 0) {
+      throw new ApiError(`the history reply's "features" is not an array (${read}): ${excerpt(this.tail, 160)}`, this.status);
+    }
+  }
+
+  /** Envelope values worth reading at the end (success, error…, a features value that is not an array); small by nature. */
+  private keep(text: string): void {
+    if (!ENVELOPE_KEYS.has(this.key)) return;
+    try {
+      this.envelope[this.key] = JSON.parse(text) as unknown;
+    } catch {
+      // malformed: the value is not used
+    }
+  }
+
+  /** A byte outside any string, at the envelope level. */
+  private structural(b: number, chunk: Buffer, i: number): void {
+    switch (this.state) {
+      case S.Start:
+        if (b === OPEN_OBJ) return this.to(S.FirstKey);
+        break;
+      case S.FirstKey:
+      case S.Key:
+        if (b === QUOTE) return this.to(S.KeyText);
+        if (b === CLOSE_OBJ && this.state === S.FirstKey) return this.to(S.Done);
+        break;
+      case S.Colon:
+        if (b === COLON) return this.to(S.Value);
+        break;
+      case S.Value:
+        if (b === OPEN_ARR && this.key === 'features' && !this.sawFeatures) {
+          this.sawFeatures = true;
+          return this.to(S.FirstItem);
+        }
+        if (b === QUOTE) return this.to(S.StrValue);
+        if (b === OPEN_OBJ || b === OPEN_ARR) return this.toNested(S.Nested);
+        if (isScalar(b)) return this.to(S.Scalar);
+        break;
+      case S.AfterValue:
+        if (b === COMMA) return this.to(S.Key);
+        if (b === CLOSE_OBJ) return this.to(S.Done);
+        break;
+      case S.FirstItem:
+      case S.Item:
+        if (b === OPEN_OBJ) return this.toNested(S.Feature);
+        if (b === CLOSE_ARR && this.state === S.FirstItem) return this.to(S.AfterValue);
+        break;
+      case S.ItemNext:
+        if (b === COMMA) return this.to(S.Item);
+        if (b === CLOSE_ARR) return this.to(S.AfterValue);
+        break;
+      default:
+        break;
+    }
+    this.fail(`unexpected ${JSON.stringify(String.fromCharCode(b))}`, chunk, i);
+  }
+
+  private to(state: S): void {
+    [this.state, this.escape] = [state, false];
+  }
+
+  private toNested(state: S): void {
+    [this.state, this.depth, this.inString, this.escape] = [state, 1, false, false];
+  }
+
+  private readKey(text: string, chunk: Buffer, i: number): void {
+    try {
+      this.key = JSON.parse(text) as string;
+    } catch {
+      this.fail('a malformed key', chunk, i);
+    }
+    this.state = S.Colon;
+  }
+
+  /** The text of the value that ends at `end` in this chunk (and began in it or in earlier ones). */
+  private take(chunk: Buffer, start: number, end: number): string {
+    if (this.parts.length === 0) return chunk.toString('utf8', start, end);
+    return this.joined(chunk, end).toString('utf8');
+  }
+
+  /**
+   * The feature that ends at `end` in this chunk. One that began in it failed the fast path
+   * already; one that spanned chunks is checked whole now.
+   */
+  private takeFeature(chunk: Buffer, start: number, end: number): Report {
+    if (this.parts.length === 0) return new Report(chunk, start, end, this.verbatim, false, this.status);
+    const bytes = this.joined(chunk, end);
+    if (this.points) {
+      this.points.load(bytes);
+      const point = this.points.read(0);
+      const whole = point !== undefined && this.points.end === bytes.length;
+      return new Report(bytes, 0, bytes.length, this.verbatim, whole, this.status, whole ? point : undefined);
+    }
+    return new Report(bytes, 0, bytes.length, this.verbatim, matchFeature(bytes.toString('latin1'), 0) === bytes.length, this.status);
+  }
+
+  /** The bytes of a value that began in an earlier chunk and ends at `end` in this one. */
+  private joined(chunk: Buffer, end: number): Buffer {
+    this.parts.push(chunk.subarray(0, end));
+    const bytes = Buffer.concat(this.parts);
+    this.parts = [];
+    this.partsSize = 0;
+    return bytes;
+  }
+
+
+  private fail(what: string, chunk: Buffer, i: number): never {
+    const near = chunk.toString('utf8', Math.max(0, i - 60), Math.min(chunk.length, i + 20));
+    throw new ApiError(`the history reply is not valid JSON (status ${this.status}): ${what} at byte ${this.bytes + i}: ${excerpt(near, 100)}`, this.status);
+  }
+}
