@@ -59,6 +59,24 @@ export class PartialFailure extends TrackctlError {
   }
 }
 
+/**
+ * The output's target did not take the bytes: its reader went away (EPIPE), the disk is full.
+ * Nothing written since the last acknowledged point counts as delivered (exit 1).
+ */
+export class DeliveryError extends TrackctlError {}
+
+/**
+ * A failure printed already, where it happened (a unit's line): the run ends with that
+ * failure's exit code and prints at most a summary (the message; empty: nothing).
+ */
+export class Reported extends TrackctlError {
+  readonly failure: unknown;
+  constructor(failure: unknown, summary = '') {
+    super(summary);
+    this.failure = failure;
+  }
+}
+
 /** Ctrl-C at a prompt or SIGINT during work. */
 export class InterruptedError extends TrackctlError {
   constructor(message = 'interrupted') {
@@ -67,6 +85,7 @@ export class InterruptedError extends TrackctlError {
 }
 
 export function exitCodeFor(err: unknown): ExitCodeValue {
+  if (err instanceof Reported) return exitCodeFor(err.failure);
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthError) return ExitCode.auth;
   if (err instanceof NotFoundError) return ExitCode.notFound;

@@ -3,7 +3,7 @@
  * The only place that decides a process exit code.
  */
 import { createContext } from './context.js';
-import { ExitCode, TrackctlError, exitCodeFor } from './errors.js';
+import { ExitCode, Reported, TrackctlError, exitCodeFor } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
 import { buildProgram } from './program.js';
 
@@ -42,7 +42,9 @@ export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.Proc
 
 function reportError(err: unknown, io: IO, env: NodeJS.ProcessEnv): number {
   const code = exitCodeFor(err);
-  if (err instanceof TrackctlError) {
+  if (err instanceof Reported) {
+    if (err.message !== '') io.err(`error: ${err.message}`);
+  } else if (err instanceof TrackctlError) {
     io.err(`error: ${err.message}`);
     if (err.hint) io.err(err.hint);
   } else if (err instanceof Error) {

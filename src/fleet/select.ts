@@ -1,36 +1,18 @@
 /**
- * Unit selection for fleet-wide commands (history, report, watch): ids, --group GID,
+ * Unit selection flags for fleet-wide commands (history, report, watch): ids, --group GID,
  * --category C or --all-units. Parsing is pure and happens before anything is sent;
- * resolving asks the service which units the selection holds.
+ * runs/select.ts resolves a selection against the service.
  */
-import { getAllUnits, type AllUnits } from '../api/all-units.js';
-import type { Api } from '../api/client.js';
-import { getGroup } from '../api/groups.js';
-import { listUsers } from '../api/users.js';
-import type { User } from '../api/types.js';
 import { UsageError } from '../errors.js';
+import { SELECT_CATEGORIES, type UnitSelection } from '../runs/select.js';
 import { parseId, parseIdList } from '../commands/validate.js';
 
-export const SELECT_CATEGORIES = ['device', 'sensor', 'trackedUser'] as const;
-export type SelectCategory = (typeof SELECT_CATEGORIES)[number];
-
-export type UnitSelection =
-  | { kind: 'ids'; ids: number[] }
-  | { kind: 'group'; gid: number }
-  | { kind: 'category'; category: SelectCategory }
-  | { kind: 'all' };
+export { SELECT_CATEGORIES, type SelectCategory, type UnitSelection } from '../runs/select.js';
 
 export interface SelectionFlags {
   group?: string;
   category?: string;
   allUnits?: boolean;
-}
-
-/** A unit to work on: its did and, when the selection looked it up, its name and category. */
-export interface SelectedUnit {
-  did: number;
-  name?: string;
-  category?: SelectCategory;
 }
 
 /** Operands and flags → one selection; exactly one way of choosing units. */
@@ -51,54 +33,3 @@ export function parseSelection(args: readonly string[], flags: SelectionFlags, w
   return { kind: 'ids', ids: parseIdList([...args], what) };
 }
 
-/** Describes a selection for titles and messages. */
-export function describeSelection(s: UnitSelection): string {
-  switch (s.kind) {
-    case 'ids':
-      return s.ids.length === 1 ? `unit ${s.ids[0]}` : `units ${s.ids.join(', ')}`;
-    case 'group':
-      return `group ${s.gid}`;
-    case 'category':
-      return `every ${s.category}`;
-    case 'all':
-      return 'every unit';
-  }
-}
-
-/**
- * The units of a selection, in did order. Ids are taken as given (a unit that does not
- * exist fails on its own later, like any other unit); a group that does not exist is a
- * NotFoundError (exit 4). Tracked users are units through their own did, which
- * GET /all-units/ may leave out: then GET /users/ supplies it.
- */
-export async function resolveUnits(api: Api, s: UnitSelection): Promise<SelectedUnit[]> {
-  if (s.kind === 'ids') return s.ids.map((did) => ({ did }));
-  const group = s.kind === 'group' ? (await getGroup(api, s.gid)).record : undefined;
-  const all = await getAllUnits(api);
-  const wanted = (c: SelectCategory): boolean => s.kind !== 'category' || s.category === c;
-  const units: SelectedUnit[] = [];
-  const add = (did: unknown, name: unknown, category: SelectCategory): void => {
-    const id = typeof did === 'string' && /^\d+$/.test(did) ? Number(did) : did;
-    if (typeof id === 'number' && Number.isInteger(id) && id > 0) units.push({ did: id, name: typeof name === 'string' ? name : String(name ?? ''), category });
-  };
-  if (wanted('device')) for (const u of all.devices) add(u.did, u.name, 'device');
-  if (wanted('sensor')) for (const u of all.sensors) add(u.did, u.name, 'sensor');
-  const users = wanted('trackedUser') ? await trackedUsers(api, all) : [];
-  for (const u of users) add(u.did, u.name, 'trackedUser');
-
-  let chosen = units;
-  if (group) {
-    const members = new Set(group.groupMembers.map(Number));
-    const userUnits = new Map(users.map((u) => [Number(u.did), Number(u.uid)]));
-    chosen = units.filter((u) => members.has(u.did) || members.has(userUnits.get(u.did) ?? -1));
-  }
-  const seen = new Set<number>();
-  return chosen.filter((u) => !seen.has(u.did) && seen.add(u.did)).sort((a, b) => a.did - b.did);
-}
-
-/** Tracked users with their unit's did: from GET /all-units/ when it carries them, else from GET /users/. */
-async function trackedUsers(api: Api, all: AllUnits): Promise<User[]> {
-  if (all.trackedUsers.every((u) => u.did !== undefined && u.did !== null)) return all.trackedUsers;
-  const listed = await listUsers(api);
-  return listed.records.filter((u) => u.userType === 'trackedUser' && u.did !== undefined && u.did !== null);
-}

@@ -3,7 +3,9 @@
  * Commands receive it through the context; tests build one over buffers.
  * Only src/io/ writes to the terminal.
  */
+import { fstat, fstatSync, fsync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
+import { DeliveryError } from '../errors.js';
 
 export interface IO {
   readonly stdout: Writable;
@@ -39,9 +41,17 @@ export function colorWanted(isTTY: boolean, env: ColorEnv, noColorFlag: boolean)
   return isTTY;
 }
 
+/** The first failure of each output stream (a failed write, an 'error' event), kept for acknowledge(). */
+const failures = new WeakMap<Writable, Error>();
+
+function noteFailure(stream: Writable, err: Error): void {
+  if (!failures.has(stream)) failures.set(stream, err);
+}
+
 /**
  * Writes and waits for room (backpressure). When the reader has gone away
- * (`trackctl … | head`: EPIPE), the rest of the output is dropped quietly.
+ * (`trackctl … | head`: EPIPE), the rest of the output is dropped quietly: a listing
+ * ends as it would have; a run that saves progress learns of it from acknowledge().
  */
 function writeTo(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (stream.destroyed) return Promise.resolve();
@@ -49,6 +59,7 @@ function writeTo(stream: Writable, text: string | Uint8Array): Promise<void> {
     const settle = (err?: Error | null): void => {
       stream.off('drain', settle);
       stream.off('close', settle);
+      if (err) noteFailure(stream, err);
       if (err && (err as NodeJS.ErrnoException).code !== 'EPIPE') reject(err);
       else resolve();
     };
@@ -58,6 +69,66 @@ function writeTo(stream: Writable, text: string | Uint8Array): Promise<void> {
       stream.once('close', settle);
     }
   });
+}
+
+/**
+ * What "delivered" means before a run saves its progress: everything written to `stream`
+ * so far was accepted by its target. Accepted is: handed to the OS without error, and on a
+ * regular file also synced to disk. A pipe or socket holds accepted bytes for its reader;
+ * whether the reader then reads them no writer can know, but a reader that left fails the
+ * next write (EPIPE), and that failure is reported here for every acknowledgement after it.
+ * Rejects with a DeliveryError when the target failed at any write so far. `sync` false
+ * skips the fsync (a check between units; the run's last acknowledgement syncs).
+ */
+export async function acknowledge(stream: Writable, name = 'the output', sync = true): Promise<void> {
+  const failed = (err: Error): Error => deliveryFailure(err, name);
+  const earlier = failures.get(stream);
+  if (earlier) throw failed(earlier);
+  if (stream.destroyed || stream.writableEnded) throw failed(Object.assign(new Error('closed'), { code: 'ERR_STREAM_DESTROYED' }));
+  await new Promise<void>((resolve, reject) => {
+    stream.write('', (err) => {
+      if (err) {
+        noteFailure(stream, err);
+        reject(failed(err));
+      } else resolve();
+    });
+  });
+  // An 'error' event of an earlier write is emitted a tick after its callback.
+  await new Promise((resolve) => setImmediate(resolve));
+  const late = failures.get(stream);
+  if (late) throw failed(late);
+  const fd = (stream as { fd?: unknown }).fd;
+  if (sync && typeof fd === 'number') await syncIfFile(fd, failed);
+}
+
+/** A failed write as the run's error: the target's own words, named (a TrackctlError stays as it is). */
+export function deliveryFailure(err: unknown, name = 'the output'): Error {
+  if (err instanceof DeliveryError || !(err instanceof Error) || !('code' in err)) return err as Error;
+  const code = (err as NodeJS.ErrnoException).code;
+  const why = code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' ? 'its reader went away (EPIPE)' : err.message;
+  return new DeliveryError(`${name} did not take everything written: ${why}`, { cause: err });
+}
+
+/** fsync when fd is a regular file (a terminal, pipe or socket has nothing to sync). */
+function syncIfFile(fd: number, failed: (err: Error) => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    fstat(fd, (err, st) => {
+      if (err || !st.isFile()) return resolve();
+      fsync(fd, (syncErr) => (syncErr ? reject(failed(syncErr)) : resolve()));
+    });
+  });
+}
+
+/** True when fd is a pipe or socket: accepted bytes may still wait there for their reader. */
+export function isPipe(stream: Writable): boolean {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return false;
+  try {
+    const st = fstatSync(fd);
+    return st.isFIFO() || st.isSocket();
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves once the stream's queued writes are done: a write is processed only after those before it. */
@@ -81,6 +152,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       stdoutReady = true;
       // The failed write itself is settled in writeTo; this keeps the stream's error event from crashing.
       process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+        noteFailure(process.stdout, err);
         if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
       });
     }
@@ -126,3 +198,4 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   };
   return io;
 }
+

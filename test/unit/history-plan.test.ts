@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { HistoryItem, HistoryQuery } from '../../src/api/history.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { UsageError } from '../../src/errors.js';
-import { Cursor, OVERLAP_S, Poll } from '../../src/commands/history/cursor.js';
+import { Cursor, OVERLAP_S, Poll } from '../../src/runs/cursor.js';
 import { DEFAULT_WINDOW_S, parsePlan } from '../../src/commands/history/options.js';
 
 const NOW_MS = Date.UTC(2026, 10, 21, 12) / 1000 * 1000;

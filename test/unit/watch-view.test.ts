@@ -1,18 +1,9 @@
-/**
- * The watch view's layout (pure): attention order, width fitting, sanitised service text,
- * and the checkpoint file of cursors and states.
- */
+/** The watch view's layout (pure): attention order, width fitting, sanitised service text. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { UsageError } from '../../src/errors.js';
 import type { Painter } from '../../src/io/render/paint.js';
 import { displayWidth } from '../../src/io/render/width.js';
-import { DEFAULT_WATCH_PARAMS, initialState, observe, type UnitWatchState } from '../../src/reports/watch-events.js';
-import { Cursor } from '../../src/commands/history/cursor.js';
-import { WatchCheckpoint } from '../../src/commands/watch/checkpoint.js';
+import { DEFAULT_WATCH_PARAMS, initialState, type UnitWatchState } from '../../src/reports/watch-events.js';
 import { attentionOrder, viewLines } from '../../src/commands/watch/view.js';
 
 const plain: Painter = { header: (t) => t, tone: (_tone, t) => t };
@@ -78,34 +69,3 @@ test('names and places from the service cannot drive the terminal', () => {
   assert.match(lines[3] ?? '', /Van 9/);
 });
 
-test('the checkpoint keeps cursors and states; a bad file is a usage error', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'watch-ckpt-'));
-  const file = join(dir, 'sub', 'w.ckpt');
-  const cp = await WatchCheckpoint.open(file);
-  assert.equal(cp.entry(5), undefined);
-  const state = unit(5, 'Van 5');
-  observe(state, { date: T, lat: 1, lng: 2, speed: 30, battery: 15, reportType: 'report' }, P);
-  await cp.save([{ cursor: new Cursor(T - 300, new Set(['k1', 'k2'])), state }, { cursor: new Cursor(undefined), state: unit(6, 'never polled') }], T, '2027-01-15T08:00:00.000Z');
-  const again = await WatchCheckpoint.open(file);
-  const e = again.entry(5);
-  assert.ok(e);
-  assert.equal(e.cursor.lastQueryTime, T - 300);
-  assert.deepEqual([...e.cursor.seen], ['k1', 'k2']);
-  assert.deepEqual(e.state, state);
-  assert.equal(again.entry(6), undefined, 'a unit without a cursor is not saved');
-  assert.equal(again.rounds, 1);
-  assert.equal(again.serverTime, T);
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as { kind: string };
-  assert.equal(saved.kind, 'trackctl watch checkpoint');
-
-  for (const [text, why] of [
-    ['nope', /not JSON/],
-    ['{"kind":"trackctl history checkpoint","version":2}', /not a trackctl watch checkpoint/],
-    ['{"kind":"trackctl watch checkpoint","version":1,"units":{"5":{"lastQueryTime":1,"seen":[],"state":{"did":6}}}}', /unit 5: state/],
-    ['{"kind":"trackctl watch checkpoint","version":1,"units":{"x":{}}}', /not a unit id/],
-  ] as const) {
-    const bad = join(dir, 'bad.ckpt');
-    writeFileSync(bad, text);
-    await assert.rejects(WatchCheckpoint.open(bad), (err: unknown) => err instanceof UsageError && why.test(err.message));
-  }
-});

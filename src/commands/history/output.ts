@@ -1,11 +1,9 @@
-/**
- * Where history goes: the chosen format's sink, on stdout or, with --output-file, in a
- * file put in place when whole. Parquet (a binary file) is loaded only when asked for.
- */
+/** Where history goes: stdout or, with --output-file, a file put in place when whole. */
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { HISTORY_FORMATS, openHistorySink, type HistorySink, type SinkOptions } from '../../io/geo/sink.js';
+import { HISTORY_FORMATS, type HistorySink } from '../../io/geo/sink.js';
 import type { OutputOptions } from '../../io/output.js';
+import { streamChannel, type Channel } from '../../runs/targets.js';
 import type { HistoryPlan } from './options.js';
 
 export const HISTORY_OUTPUTS = [...HISTORY_FORMATS, 'parquet'] as const;
@@ -27,34 +25,31 @@ export function checkOutput(ctx: Context, plan: HistoryPlan, format: HistoryOutp
   }
 }
 
-/** The sink of a run: registered to be discarded (its temporary file removed) unless it ended whole. */
-export async function openOutput(
-  ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions, opts: Omit<SinkOptions, 'format' | 'out'>,
-): Promise<HistorySink> {
+/**
+ * Where a run's stream goes: stdout, or with --output-file a temporary file put in place
+ * when whole (registered to be removed unless it was). Parquet (a binary file) is loaded
+ * only when asked for and comes with its own sink.
+ */
+export async function openChannel(
+  ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions,
+): Promise<{ out: OutputOptions; channel: Channel; parquet?: HistorySink }> {
   const path = plan.outputFile;
   if (format === 'parquet') {
     const { openParquetFile, openParquetStream } = await import('../../io/parquet/index.js');
     const createdBy = `trackctl ${ctx.version}`;
-    if (path === undefined) return openParquetStream(ctx.io.stdout, { createdBy });
+    if (path === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, { createdBy }) };
     const sink = await openFile(path, () => openParquetFile(path, { createdBy }));
     ctx.onDispose(() => sink.discard());
-    return sink;
+    // The sink's end() syncs the file and renames it into place.
+    return { out, channel: { pipe: false, acknowledge: async () => undefined, finish: async () => undefined }, parquet: sink };
   }
-  if (path === undefined) return openHistorySink({ ...opts, format, out });
-  const { openOutputFile, ioWithStdout } = await import('../../io/output-file.js');
+  if (path === undefined) return { out, channel: streamChannel(out.io.stdout) };
+  const { openOutputFile, ioWithStdout, writeChunk } = await import('../../io/output-file.js');
   const file = await openFile(path, () => openOutputFile(path));
   ctx.onDispose(() => file.discard());
-  const sink = openHistorySink({ ...opts, format, out: { ...out, io: ioWithStdout(out.io, file.stream), tty: false, color: false } });
   return {
-    get count() {
-      return sink.count;
-    },
-    write: (items) => sink.write(items),
-    flush: () => sink.flush(),
-    async end() {
-      await sink.end();
-      await file.commit();
-    },
+    out: { ...out, io: ioWithStdout(out.io, file.stream), tty: false, color: false },
+    channel: { pipe: false, acknowledge: () => writeChunk(file.stream, ''), finish: () => file.commit() },
   };
 }
 

@@ -1,15 +1,15 @@
 /**
  * `report trips|stops|summary|geofence`: select units, stream each unit's history through
- * its processor (src/reports/, constant memory per unit), render the records as they complete.
+ * its processor (src/reports/, constant memory per unit) in the fleet-run engine's pool,
+ * render the records as they complete. The run ends by the engine's one exit rule.
  */
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
-import { AuthError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
-import { runPool } from '../../fleet/pool.js';
-import { resolveUnits, type SelectedUnit } from '../../fleet/select.js';
+import { UsageError } from '../../errors.js';
 import { openStream, type Column, type Rec } from '../../io/output.js';
 import { startProgress } from '../../io/progress.js';
 import { openGeoStream, type GeoRecord } from '../../io/report-geo.js';
+import { acknowledge } from '../../io/streams.js';
 import {
   loadFences,
   stopProcessor,
@@ -21,6 +21,8 @@ import {
   type TripWithPath,
   type UnitProcessor,
 } from '../../reports/index.js';
+import { FleetEngine } from '../../runs/engine.js';
+import { resolveUnits, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseReportPlan, type ReportOptions, type ReportPlan } from './options.js';
 
@@ -127,37 +129,24 @@ export function runFor(kind: Kind): Run<ReportOptions> {
     const units = await resolveUnits(api, plan.selection);
     const progress = startProgress(ctx.io, { label: `report ${kind}:`, total: units.length, unit: 'units', quiet: ctx.globals.quiet || out.tty, env: ctx.env });
     ctx.onDispose(() => progress.stop());
-    const failed: Array<{ did: number; err: unknown }> = [];
-    let fatal: unknown;
-    const stop = new AbortController();
-    await runPool(
-      units,
-      plan.concurrency,
-      async (unit) => {
-        try {
-          await reportUnit(api, unit, plan, processor(), write);
-          progress.tick();
-        } catch (err) {
-          progress.tick(false);
-          if (err instanceof AuthError || !(err instanceof TrackctlError)) {
-            fatal ??= err;
-            stop.abort();
-          } else {
-            failed.push({ did: unit.did, err });
-            ctx.io.err(`error: unit ${unit.did}: ${err.message}`);
-          }
-        }
-      },
-      stop.signal,
-    );
-    if (fatal !== undefined) throw fatal;
-    await end();
-    progress.stop();
-    if (failed.length > 0) {
-      const first = failed[0]?.err;
-      if (failed.length === units.length && units.length === 1) throw first;
-      throw new PartialFailure(failed.length, units.length, `the history of ${failed.length} of ${units.length} units failed (named above)`);
+    const engine = new FleetEngine(units, { concurrency: plan.concurrency, say: (m) => ctx.io.err(m) });
+    await engine.run(async (unit) => {
+      try {
+        await reportUnit(api, unit, plan, processor(), write);
+        progress.tick();
+      } catch (err) {
+        progress.tick(false);
+        throw err;
+      }
+    });
+    const failure = engine.outcome();
+    // Every unit failed: nothing was printed, not even a table's header.
+    if (failure === undefined || engine.failures.length < units.length) {
+      await end();
+      await acknowledge(out.io.stdout);
     }
+    progress.stop();
+    if (failure !== undefined) throw failure;
   };
 }
 

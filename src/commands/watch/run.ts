@@ -1,30 +1,30 @@
 /**
  * `trackctl watch`: validate, take the units' state from GET /all-units/, then poll each
- * unit's history in rounds (a cursor per unit, as history --follow does) and turn the
- * reports into events (reports/watch-events.ts): a live view on a terminal, NDJSON elsewhere.
+ * unit's history in rounds of the fleet-run engine (src/runs/: a cursor per unit, as history
+ * --follow has) and turn the reports into events (reports/watch-events.ts): a live view on a
+ * terminal, NDJSON elsewhere.
  *
  * A round: every unit is polled (a bounded pool); a unit's new reports are placed by date and
  * fed to its state, then the clock of its reply ticks it (stale). The round's events are
- * written in unit order and flushed, and only then is the checkpoint saved.
+ * written in unit order and acknowledged by stdout, and only then is the round handed to the
+ * checkpoint (runs/delivery.ts: on a pipe, once a later round's output was taken too).
  */
 import { getAllUnits, type AllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
-import type { HistoryItem } from '../../api/history.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
-import { runPool } from '../../fleet/pool.js';
-import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
-import type { HistorySink } from '../../io/geo/sink.js';
+import { UsageError } from '../../errors.js';
 import type { OutputOptions } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
 import { compactJson } from '../../io/render/json.js';
+import { acknowledge, isPipe } from '../../io/streams.js';
 import { loadFences } from '../../reports/fences.js';
 import {
   byDate,
   DEFAULT_WATCH_PARAMS,
   initialState,
   observe,
+  restoreState,
   tick,
   type UnitSnapshot,
   type UnitWatchState,
@@ -32,23 +32,20 @@ import {
   type WatchParams,
   type WatchReport,
 } from '../../reports/watch-events.js';
+import { RunCheckpoint } from '../../runs/checkpoint.js';
+import { Cursor } from '../../runs/cursor.js';
+import { Ledger } from '../../runs/delivery.js';
+import { FleetEngine } from '../../runs/engine.js';
+import { watchInterrupts } from '../../runs/interrupts.js';
+import { pollUnit } from '../../runs/query.js';
+import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
-import { Cursor, Poll } from '../history/cursor.js';
-import { pause, watchInterrupts, type Interrupts } from '../history/follow.js';
-import { streamQuery } from '../history/query.js';
-import { WatchCheckpoint } from './checkpoint.js';
 import { parseWatchPlan, type WatchOptions, type WatchPlan } from './options.js';
 import { Screen, viewLines } from './view.js';
 
 export const WATCH_FORMATS = ['table', 'ndjson', 'json'] as const;
 /** Units polled at once. */
 const CONCURRENCY = 8;
-/** A round lasts at least this per unit (about 20 requests a second at most). */
-const MIN_ROUND_MS_PER_UNIT = 50;
-/** After rounds with 429s the interval grows up to this many times the base. */
-const MAX_SLOWDOWN = 16;
-/** A unit failing this many rounds in a row is given up (exit 7 at the end). */
-const MAX_FAILED_POLLS = 5;
 
 export const run: Run<WatchOptions> = async (args, opts, ctx) => {
   const plan = parseWatchPlan(args, opts);
@@ -57,28 +54,23 @@ export const run: Run<WatchOptions> = async (args, opts, ctx) => {
   const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
   const params: WatchParams = { ...DEFAULT_WATCH_PARAMS, staleS: plan.staleS, lowBatteryPct: plan.lowBatteryPct, fences };
   const live = format === 'table' && out.tty;
-  try {
-    const file = plan.checkpoint;
-    if (file === undefined) return await new Watch(ctx, plan, params, out, live, undefined).run();
-    await withCheckpointLock(file, async () => {
-      await new Watch(ctx, plan, params, out, live, await WatchCheckpoint.open(file)).run();
-    });
-  } catch (err) {
-    // `trackctl watch | head`: the reader left; end quietly.
-    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
-    throw err;
-  }
+  const file = plan.checkpoint;
+  if (file === undefined) return new Watch(ctx, plan, params, out, live, undefined).run();
+  await withCheckpointLock(file, async () => {
+    const checkpoint = await RunCheckpoint.open<UnitWatchState>(file, { kind: 'watch', restore: (saved, did) => checkedState(saved, did) }, () => ctx.clock.now());
+    await new Watch(ctx, plan, params, out, live, checkpoint).run();
+  });
 };
 
-interface Watched {
-  unit: SelectedUnit;
-  cursor: Cursor;
-  state: UnitWatchState;
-  failures: number;
-  given: boolean;
-  error?: unknown;
+function checkedState(saved: unknown, did: number): UnitWatchState | undefined {
+  const state = restoreState(saved);
+  return state !== undefined && state.did === did ? state : undefined;
 }
 
+interface Watched extends SelectedUnit {
+  cursor: Cursor;
+  state: UnitWatchState;
+}
 /** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
 function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
   const map = new Map<number, UnitSnapshot>();
@@ -112,11 +104,8 @@ class Watch {
   private screen: Screen | undefined;
   private painter: Painter | undefined;
   private title = '';
-  private written = 0;
   /** The newest Date header seen (unix seconds): what the checkpoint records as its clock. */
   private newestReply = 0;
-  /** stdout met EPIPE (process.stdout stays "writable" after it). */
-  private pipeClosed = false;
 
   constructor(
     private readonly ctx: Context,
@@ -124,7 +113,7 @@ class Watch {
     private readonly params: WatchParams,
     private readonly out: OutputOptions,
     private readonly live: boolean,
-    private readonly checkpoint: WatchCheckpoint | undefined,
+    private readonly checkpoint: RunCheckpoint<UnitWatchState> | undefined,
   ) {}
 
   async run(): Promise<void> {
@@ -137,19 +126,28 @@ class Watch {
     if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
     const start = all.serverTime ?? Math.floor(this.ctx.clock.now() / 1000);
     const pending = new Map<number, WatchEvent[]>();
+    let fresh = false;
     for (const unit of units) {
-      const saved = this.checkpoint?.entry(unit.did);
-      if (saved) {
-        this.watched.push({ unit, cursor: saved.cursor, state: saved.state, failures: 0, given: false });
+      if (this.checkpoint?.has(unit.did)) {
+        const saved = this.checkpoint.progress(unit.did);
+        this.watched.push({ ...unit, cursor: saved.cursor, state: saved.state as UnitWatchState });
         continue;
       }
       const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
       if (snap.name === '' && unit.name) snap.name = unit.name;
       const { state, events } = initialState(snap, this.params);
       // Events start at the snapshot: the first poll asks for reports received since.
-      this.watched.push({ unit, cursor: new Cursor(start), state, failures: 0, given: false });
+      const w: Watched = { ...unit, cursor: new Cursor(start), state };
+      this.watched.push(w);
       if (events.length > 0) pending.set(unit.did, events);
+      // The unit's starting point is fixed before anything is written: a run that delivers
+      // nothing (its reader left) is followed by one that starts from the same point.
+      if (this.checkpoint) {
+        this.checkpoint.record(unit.did, { cursor: new Cursor(start), parts: 0, state });
+        fresh = true;
+      }
     }
+    if (fresh) await this.checkpoint?.save();
 
     if (this.live) {
       this.painter = await loadPainter(this.out.color);
@@ -158,104 +156,71 @@ class Watch {
     const interrupts = watchInterrupts((message) => this.say(message));
     const redraw = this.live ? setInterval(() => void this.draw().catch(() => undefined), 1000) : undefined;
     const resize = (): void => void this.draw().catch(() => undefined);
-    const epipe = (err: NodeJS.ErrnoException): void => void (err.code === 'EPIPE' && (this.pipeClosed = true));
     if (this.live) this.ctx.io.stdout.on('resize', resize);
-    else this.ctx.io.stdout.on('error', epipe);
+    const engine = new FleetEngine(this.watched, {
+      concurrency: CONCURRENCY,
+      rounds: { intervalMs: this.plan.intervalMs, stop: interrupts.stop, abort: interrupts.abort },
+      throttled: () => api.http.throttled,
+      say: (m) => this.say(m, true),
+      givenUp: 'no longer watched',
+    });
+    const ledger = new Ledger(this.checkpoint, 'per-round', !this.live && isPipe(this.ctx.io.stdout));
     try {
       this.say('Ctrl-C to quit');
       await this.draw();
-      await this.loop(api, interrupts, pending);
+      let events = pending;
+      await engine.run(
+        (w, abort) => this.poll(api, w, events, abort),
+        async (done) => {
+          const wrote = await this.emit(events);
+          events = new Map();
+          for (const w of done) ledger.unitDone(w.did, { cursor: w.cursor, parts: 0, state: w.state });
+          if (this.checkpoint) {
+            this.checkpoint.serverTime = this.newestReply || Math.floor(this.serverNow());
+            this.checkpoint.rounds++;
+          }
+          await ledger.roundDone(wrote);
+          await this.draw();
+        },
+      );
     } finally {
       clearInterval(redraw);
       if (this.live) this.ctx.io.stdout.off('resize', resize);
-      else this.ctx.io.stdout.off('error', epipe);
       interrupts.dispose();
       await this.screen?.close();
     }
-    this.finish();
-  }
-
-  private async loop(api: Api, interrupts: Interrupts, pending: Map<number, WatchEvent[]>): Promise<void> {
-    let slowdown = 1;
-    for (let first = true; ; first = false) {
-      const throttledBefore = api.http.throttled;
-      const events = first ? pending : new Map<number, WatchEvent[]>();
-      const active = this.watched.filter((w) => !w.given);
-      await runPool(active, CONCURRENCY, (w) => this.poll(api, w, events, interrupts.abort), interrupts.stop);
-      if (interrupts.abort.aborted) throw interrupts.abort.reason;
-      const fatal = this.watched.find((w) => w.error !== undefined && isFatal(w.error));
-      if (fatal) throw fatal.error;
-      await this.emit(events);
-      if (this.checkpoint) {
-        await this.checkpoint.save(this.watched.filter((w) => !w.given), this.newestReply || Math.floor(this.serverNow()), new Date(this.ctx.clock.now()).toISOString());
-      }
-      await this.draw();
-      if (interrupts.stop.aborted || this.watched.every((w) => w.given) || (await this.readerGone())) return;
-      slowdown = api.http.throttled > throttledBefore ? Math.min(MAX_SLOWDOWN, slowdown * 2) : Math.max(1, slowdown / 2);
-      const waitMs = Math.max(this.plan.intervalMs, active.length * MIN_ROUND_MS_PER_UNIT) * slowdown;
-      await pause(waitMs, interrupts.stop);
-      if (interrupts.stop.aborted) return;
-    }
+    const failure = engine.outcome();
+    if (failure !== undefined) throw failure;
   }
 
   /** One unit's poll: its new reports by date, then a tick at the reply's clock. */
-  private async poll(api: Api, w: Watched, events: Map<number, WatchEvent[]>, abort: AbortSignal): Promise<void> {
-    const query = w.cursor.next({}, undefined);
-    const current = new Poll();
+  private async poll(api: Api, w: Watched, events: Map<number, WatchEvent[]>, abort: AbortSignal | undefined): Promise<void> {
     const reports: WatchReport[] = [];
-    const sink = {
-      write: async (items: readonly HistoryItem[]) => {
-        for (const item of items) reports.push(item.feature.properties);
-      },
-    } as Pick<HistorySink, 'write'> as HistorySink;
-    try {
-      const serverTime = await streamQuery(api, w.unit.did, query, sink, { poll: current, seen: w.cursor.seen }, abort);
-      w.cursor.commit(current, query, serverTime);
-      w.failures = 0;
-      this.clock(serverTime);
-      const now = serverTime ?? this.serverNow();
-      const out = events.get(w.unit.did) ?? [];
-      for (const r of byDate(reports.filter((r) => typeof r.date === 'number' && Number.isFinite(r.date)))) out.push(...observe(w.state, r, this.params));
-      out.push(...tick(w.state, now, this.params));
-      if (out.length > 0) events.set(w.unit.did, out);
-    } catch (err) {
-      if (abort.aborted) return;
-      if (isFatal(err)) {
-        w.error = err;
-        return;
-      }
-      const transient = err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 429));
-      if (!transient || ++w.failures >= MAX_FAILED_POLLS) {
-        w.given = true;
-        w.error = err;
-        this.say(`error: unit ${w.unit.did}: ${(err as Error).message}; no longer watched`, true);
-      } else {
-        this.say(`warning: unit ${w.unit.did}: ${(err as Error).message}; trying again next round`, true);
-      }
-    }
+    const serverTime = await pollUnit(api, w.did, w.cursor, {}, undefined, async (items) => {
+      for (const item of items) reports.push(item.feature.properties);
+    }, abort);
+    this.clock(serverTime);
+    const now = serverTime ?? this.serverNow();
+    const out = events.get(w.did) ?? [];
+    for (const r of byDate(reports.filter((r) => typeof r.date === 'number' && Number.isFinite(r.date)))) out.push(...observe(w.state, r, this.params));
+    out.push(...tick(w.state, now, this.params));
+    if (out.length > 0) events.set(w.did, out);
   }
 
-  /** Writes the round's events in unit order and flushes them (a terminal view just redraws). */
-  private async emit(events: Map<number, WatchEvent[]>): Promise<void> {
-    if (this.live) return;
+  /**
+   * Writes the round's events in unit order and has stdout acknowledge them (a terminal view
+   * just redraws). Returns whether anything was written.
+   */
+  private async emit(events: Map<number, WatchEvent[]>): Promise<boolean> {
+    if (this.live) return false;
     const fields = this.out.fields;
     const lines: string[] = [];
     for (const w of this.watched) {
-      for (const e of events.get(w.unit.did) ?? []) lines.push(compactJson(fields ? project(e, fields) : e));
+      for (const e of events.get(w.did) ?? []) lines.push(compactJson(fields ? project(e, fields) : e));
     }
-    if (lines.length > 0) {
-      await this.ctx.io.out(`${lines.join('\n')}\n`);
-      this.written += lines.length;
-    }
-    await this.ctx.io.flush();
-  }
-
-  /** `trackctl watch | head`: the reader left (found at the next write, as for any stream); stop. */
-  private async readerGone(): Promise<boolean> {
-    if (this.live) return false;
-    // A write's EPIPE is reported a moment after the write returned.
-    await new Promise((resolve) => setImmediate(resolve));
-    return this.pipeClosed || this.ctx.io.stdout.destroyed;
+    if (lines.length > 0) await this.ctx.io.out(`${lines.join('\n')}\n`);
+    await acknowledge(this.ctx.io.stdout);
+    return lines.length > 0;
   }
 
   private async draw(): Promise<void> {
@@ -290,18 +255,6 @@ class Watch {
     if (this.localAt === 0) return this.ctx.clock.now() / 1000;
     return this.serverAt + (this.ctx.clock.now() - this.localAt) / 1000;
   }
-
-  /** Exit 7 when units were given up (named above); their error when every unit failed alike. */
-  private finish(): void {
-    const given = this.watched.filter((w) => w.given);
-    if (given.length === 0) return;
-    if (given.length === this.watched.length && given.length === 1) throw given[0]!.error;
-    throw new PartialFailure(given.length, this.watched.length, `${given.length} of ${this.watched.length} units could not be watched (named above)`);
-  }
-}
-
-function isFatal(err: unknown): boolean {
-  return err instanceof AuthError || !(err instanceof TrackctlError);
 }
 
 function project(e: WatchEvent, fields: readonly string[]): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * has been printed, and the command ends normally (exit 0, documents closed); a second
  * SIGINT abandons the request in flight (exit 130).
  */
-import { InterruptedError } from '../../errors.js';
+import { InterruptedError } from '../errors.js';
 
 export interface Interrupts {
   /** Aborted by the first SIGINT: poll no more. */

@@ -17,7 +17,7 @@
  * by any earlier reply that shows up again was in the last reply too.
  */
 import { createHash } from 'node:crypto';
-import type { HistoryItem, HistoryQuery } from '../../api/history.js';
+import type { HistoryItem, HistoryQuery } from '../api/history.js';
 
 /** Margin for reports the service stamped received but had not yet made visible. */
 export const OVERLAP_S = 300;

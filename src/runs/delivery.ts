@@ -1,0 +1,75 @@
+/**
+ * Delivery before saving: when the progress of a unit may be written to the checkpoint.
+ *
+ * A unit's progress is recorded only after its output was acknowledged by its target:
+ * - a target where each unit lands on its own (--out-dir: a file renamed into place) saves
+ *   a unit as soon as it landed, so a run that fails keeps what finished;
+ * - a stream (stdout, --output-file, one document) is acknowledged whole: a run that does not
+ *   end well (a unit failed, the reader went away, Ctrl-C twice) moves no unit's checkpoint,
+ *   so its output may be discarded and the next run delivers all of it again;
+ * - following (history --follow, watch), a round's progress is saved once the round's output
+ *   was acknowledged. When the stream is a pipe or socket, acknowledged bytes may still wait
+ *   there for a reader that then leaves without reading them (`| head`): so a round is saved
+ *   only once output written after it was acknowledged too (its reader was still there, and
+ *   read on past it); a run that stops keeps its last round unsaved, and the next run
+ *   delivers it again.
+ */
+import type { RunCheckpoint, UnitProgress } from './checkpoint.js';
+
+export type SavePolicy = 'per-unit' | 'at-end' | 'per-round';
+
+export class Ledger<S = unknown> {
+  /** Progress delivered but not yet recorded (at-end: the whole run; per-round: this round). */
+  private pending = new Map<number, UnitProgress<S>>();
+  /** Pipes, per round: progress whose output waits for a later write to be confirmed. */
+  private held = new Map<number, UnitProgress<S>>();
+
+  constructor(
+    private readonly checkpoint: RunCheckpoint<S> | undefined,
+    private readonly policy: SavePolicy,
+    /** The stream is a pipe or socket (see above). */
+    private readonly pipe: boolean,
+  ) {}
+
+  /** A unit's output was committed to the target (landed in place, or written to the stream). */
+  unitDone(did: number, progress: UnitProgress<S>): void {
+    if (this.checkpoint === undefined) return;
+    if (this.policy === 'per-unit') {
+      this.checkpoint.record(did, progress);
+      this.checkpoint.saveSoon();
+    } else {
+      this.pending.set(did, progress);
+    }
+  }
+
+  /**
+   * A round ended and its output was acknowledged (the caller awaited the target's
+   * acknowledgement first); `wrote` says whether the round wrote anything.
+   */
+  async roundDone(wrote: boolean): Promise<void> {
+    const cp = this.checkpoint;
+    if (cp === undefined || this.policy !== 'per-round') return;
+    if (!this.pipe) {
+      for (const [did, p] of this.pending) cp.record(did, p);
+    } else {
+      // This round's bytes were taken after the held round's: its reader read on past them.
+      if (wrote) for (const [did, p] of this.held) cp.record(did, p);
+      if (wrote) this.held = new Map();
+      for (const [did, p] of this.pending) this.held.set(did, p);
+    }
+    this.pending = new Map();
+    await cp.save();
+  }
+
+  /** The run ended; `ok`: well, with its output acknowledged whole (the caller awaited it). */
+  async end(ok: boolean): Promise<void> {
+    const cp = this.checkpoint;
+    if (cp === undefined) return;
+    if (this.policy === 'per-unit') return cp.save();
+    cp.abandon();
+    if (this.policy === 'at-end' && ok) {
+      for (const [did, p] of this.pending) cp.record(did, p);
+      await cp.save();
+    }
+  }
+}
