@@ -2,11 +2,16 @@
  * An inter-process lock on a file, so that parallel trackctl processes renew a
  * token once: the holder refreshes and saves, the others wait, then re-read.
  *
- * Acquire = exclusive create (`open(path, 'wx')`) of a file holding our pid,
- * host and a random token. Waiters poll with small randomized waits. A lock is
- * stale when its pid is dead (same host) or it has not been touched for
- * `staleMs`; the holder touches it periodically, so a long but live operation
- * is never broken. Release removes the file only if it is still ours.
+ * Acquire = our pid, host and a random token written whole to a file beside the
+ * lock, then hard-linked to the lock's name (link fails when the name exists): the
+ * lock carries its owner from the moment it exists, so a kill at any point (or a
+ * full disk) leaves no ownerless lock. Waiters poll with small randomized waits. A
+ * lock is stale, and taken at once, when its pid is dead (same host), when it names
+ * our own pid with another token (a killed run's pid, reused), or when it holds no
+ * owner (left by an earlier version, which created the file before writing it) and is
+ * older than OWNERLESS_GRACE_MS; or when it has not been touched for `staleMs`: the
+ * holder touches it periodically, so a long but live operation is never broken.
+ * Release removes the file only if it is still ours.
  *
  * Why not proper-lockfile (measured, Node 20.20, this machine): it records no owner, so a
  * lock left by a process that was killed (SIGKILL, OOM, a closed CI job) can only go stale
@@ -18,9 +23,9 @@
  * also throws from a timer when it loses its lock (onCompromised), where we want an error
  * in the caller.
  */
-import { link, mkdir, open, readFile, rename, unlink, utimes, stat } from 'node:fs/promises';
+import { link, mkdir, readdir, readFile, rename, unlink, utimes, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { TrackctlError } from '../errors.js';
 import { randomHex } from '../random.js';
 
@@ -38,6 +43,12 @@ interface LockOwner {
   token: string;
 }
 
+/** An ownerless lock younger than this may be an earlier version's, between its create and its write. */
+export const OWNERLESS_GRACE_MS = 500;
+
+/** Tokens of the locks this process holds: a lock naming our pid with another token is a killed run's. */
+const held = new Set<string>();
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
@@ -45,6 +56,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   const staleMs = opts.staleMs ?? 30_000;
   const owner: LockOwner = { pid: process.pid, host: hostname(), time: Date.now(), token: await randomHex(8) };
   await acquire(lockPath, owner, timeoutMs, staleMs);
+  held.add(owner.token);
   // Keep the lock fresh while fn runs so nobody takes it for stale.
   const heartbeat = setInterval(() => {
     const now = new Date();
@@ -56,11 +68,13 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
   } finally {
     clearInterval(heartbeat);
     await release(lockPath, owner);
+    held.delete(owner.token);
   }
 }
 
 async function acquire(lockPath: string, owner: LockOwner, timeoutMs: number, staleMs: number): Promise<void> {
   await mkdir(dirname(lockPath), { recursive: true, mode: 0o700 });
+  await sweepAsides(lockPath);
   const deadline = Date.now() + timeoutMs;
   let wait = 10;
   for (;;) {
@@ -82,19 +96,30 @@ async function acquire(lockPath: string, owner: LockOwner, timeoutMs: number, st
 }
 
 async function tryCreate(lockPath: string, owner: LockOwner): Promise<boolean> {
-  let handle;
+  const aside = `${lockPath}.${owner.pid}-${owner.token}.new`;
   try {
-    handle = await open(lockPath, 'wx', 0o600);
+    await writeFile(aside, JSON.stringify(owner), { mode: 0o600, flag: 'w' });
+    await link(aside, lockPath);
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw new TrackctlError(`cannot create lock ${lockPath}: ${(err as Error).message}`, { cause: err });
-  }
-  try {
-    await handle.writeFile(JSON.stringify(owner));
   } finally {
-    await handle.close();
+    await unlink(aside).catch(() => undefined);
   }
-  return true;
+}
+
+/** Owner files of runs killed between writing and linking them (`LOCK.<pid>-<token>.new`), and stale locks moved aside. */
+async function sweepAsides(lockPath: string): Promise<void> {
+  const dir = dirname(lockPath);
+  const prefix = `${basename(lockPath)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = /^(?:stale-)?(\d+)-[0-9a-f]+(?:\.new)?$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '')?.[1];
+      if (pid !== undefined && Number(pid) !== process.pid && !processAlive(Number(pid))) await unlink(join(dir, name)).catch(() => undefined);
+    }),
+  );
 }
 
 interface Holder {
@@ -128,8 +153,9 @@ async function isStale(lockPath: string, holder: Holder, staleMs: number): Promi
   const touched = Math.max(holder.mtimeMs, holder.owner?.time ?? 0);
   if (Date.now() - touched > staleMs) return true;
   const owner = holder.owner;
-  if (owner === undefined || owner.host !== hostname() || owner.pid === process.pid) return false;
-  if (processAlive(owner.pid)) return false;
+  if (owner === undefined) return Date.now() - holder.mtimeMs > OWNERLESS_GRACE_MS;
+  if (owner.host !== hostname()) return false;
+  if (owner.pid === process.pid ? held.has(owner.token) : processAlive(owner.pid)) return false;
   // Re-read: the file may have been replaced by a live process since.
   const again = await readHolder(lockPath);
   return again?.text === holder.text;

@@ -1,14 +1,16 @@
 /**
- * Bulk operations (delete of several ids): every item is tried, each outcome
- * is reported, and the exit code says whether some failed (7). A single item
- * keeps its own error's exit code (e.g. 4 for not found). Several items on a
- * terminal show a progress line (count, failures, rate) on stderr once the work
- * lasts long enough to notice; the per-item lines scroll above it.
+ * Bulk operations (delete of several ids): every item is tried, each outcome is
+ * reported once, and the run ends by the one exit rule of multi-unit commands
+ * (runs/outcome.ts): every item failed alike, that failure's code (4 when none was
+ * found); some failed, 7. Several items on a terminal show a progress line (count,
+ * failures, rate) on stderr once the work lasts long enough to notice; the per-item
+ * lines scroll above it.
  */
-import { InterruptedError, PartialFailure, TrackctlError } from '../errors.js';
+import { InterruptedError, TrackctlError } from '../errors.js';
 import type { Context } from '../context.js';
 import { renderList, type Column } from '../io/output.js';
 import { startProgress } from '../io/progress.js';
+import { runOutcome, type Failure } from '../runs/outcome.js';
 
 export interface BulkOutcome {
   id: string | number;
@@ -30,7 +32,7 @@ export async function runBulk<T extends string | number>(
   label?: string,
 ): Promise<void> {
   const outcomes: BulkOutcome[] = [];
-  let firstError: unknown;
+  const failures: Failure[] = [];
   // "delete device 2004" → "delete devices" when the caller names no label.
   const first = ids[0];
   const title = label ?? (first === undefined ? 'working' : `${describe(first).replace(/\s+\S+$/, '')}s`);
@@ -57,7 +59,7 @@ export async function runBulk<T extends string | number>(
         if (!ctx.globals.quiet) ctx.io.err(`✓ ${describe(id)}`);
       } catch (err) {
         if (!(err instanceof TrackctlError)) throw err;
-        firstError ??= err;
+        failures.push({ id, error: err });
         outcomes.push({ id, ok: false, error: err.message });
         progress?.tick(false);
         ctx.io.err(`✗ ${describe(id)}: ${err.message}`);
@@ -70,11 +72,10 @@ export async function runBulk<T extends string | number>(
   // Machine formats get the per-item report on stdout; people read the lines above.
   const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT;
   if (requested && requested !== 'table') await renderList(outcomes.map((o) => ({ ...o })), COLUMNS, await ctx.output());
-  const failed = outcomes.filter((o) => !o.ok).length;
+  const failed = failures.length;
   if (interrupted) {
     throw new InterruptedError(`interrupted: ${outcomes.length - failed} of ${ids.length} done${failed ? `, ${failed} failed` : ''}; the rest were not tried`);
   }
-  if (failed === 0) return;
-  if (ids.length === 1) throw firstError;
-  throw new PartialFailure(failed, ids.length, `${failed} of ${ids.length} failed`);
+  const failure = runOutcome(ids.length, failures, 'items');
+  if (failure !== undefined) throw failure;
 }

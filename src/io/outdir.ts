@@ -50,9 +50,12 @@ async function makeDir(dir: string): Promise<void> {
   }
 }
 
-/** Creates DIR and proves it can be written, before anything is fetched. */
+/**
+ * Creates DIR and proves it can be written, before anything is fetched; removes the
+ * temporary files that runs no longer alive left in DIR and its unit folders (SIGKILL).
+ */
 export async function prepareOutDir(dir: string): Promise<void> {
-  const probe = join(dir, `.trackctl-probe.${process.pid}.tmp`);
+  const probe = join(dir, `.trackctl-probe.${process.pid}-0.tmp`);
   try {
     await makeDir(dir);
     const handle = await open(probe, 'w');
@@ -61,6 +64,8 @@ export async function prepareOutDir(dir: string): Promise<void> {
   } catch (err) {
     throw new UsageError(`--out-dir ${dir} cannot be written: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  await Promise.all([sweep(dir), ...entries.filter((e) => e.isDirectory() && /^[1-9]\d*$/.test(e.name)).map((e) => sweep(join(dir, e.name)))]);
 }
 
 /** The UTC day of a report ('undated' when it has no usable date). */
@@ -76,8 +81,9 @@ export function partName(base: string, part: number, ext: string): string {
 const TMP = /^\..+\.(\d+)-[0-9a-f]+\.tmp$/;
 
 /**
- * Temporary files of runs that were killed are removed before this run first writes into a
- * folder: those of a pid that is gone, and those of our own pid (a killed run's pid, reused).
+ * Temporary files of runs that were killed are removed before this run writes into a
+ * folder: those of a pid that is gone, and those of our own pid (a killed run's pid, reused;
+ * this run's own are made only after the sweep of their folder).
  */
 async function sweep(dir: string): Promise<void> {
   let names: string[];

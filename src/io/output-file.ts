@@ -2,13 +2,16 @@
  * `--output-file FILE`: the data that would go to stdout goes to a temporary file beside
  * FILE instead (`FILE.<pid>-<hex>.tmp`), renamed over FILE (synced first) only once it is
  * whole. A run that fails or is interrupted (SIGINT, SIGTERM) leaves FILE as it was and
- * removes the temporary file; only a SIGKILL leaves it behind. The file is opened before any request, so a directory that
- * cannot be written fails first.
+ * removes the temporary file: its signal handlers are in place before the file is created.
+ * Only a SIGKILL (or a crash) leaves one behind, and every later run to the same FILE
+ * removes the temporaries of runs that are no longer alive. The file is opened before any
+ * request, so a directory that cannot be written fails first.
  */
 import { createWriteStream, unlinkSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { processAlive } from '../auth/lock.js';
 import { randomHex } from '../random.js';
 import type { IO } from './streams.js';
 import { syncDir } from '../atomic-file.js';
@@ -35,13 +38,26 @@ export function writeChunk(stream: Writable, chunk: string | Uint8Array): Promis
   });
 }
 
+/**
+ * Removes the temporary files of `path` (`<name>.<pid>-<hex>.tmp` beside it) left by runs
+ * that are no longer alive: a pid that is gone, or our own (a killed run's pid, reused;
+ * this run has made none yet).
+ */
+export async function sweepTemporaries(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.map(async (name) => {
+      const pid = name.startsWith(prefix) ? /^(\d+)-[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length))?.[1] : undefined;
+      if (pid !== undefined && (Number(pid) === process.pid || !processAlive(Number(pid)))) await unlink(join(dir, name)).catch(() => undefined);
+    }),
+  );
+}
+
 export async function openOutputFile(path: string): Promise<OutputFile> {
   const tmp = `${path}.${process.pid}-${await randomHex(4)}.tmp`;
-  const handle = await open(tmp, 'wx');
-  const stream = createWriteStream('', { fd: handle, autoClose: true });
-  stream.on('error', () => undefined); // each write reports its own failure
-  let state: 'open' | 'committed' | 'discarded' = 'open';
-  // Interrupted: remove the temporary file, then let the signal do what it would have done.
+  // Interrupted from here on: remove the temporary file (if it exists yet), then let the signal do what it would have done.
   const onSignal = (signal: NodeJS.Signals): void => {
     release();
     try {
@@ -57,6 +73,17 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
+  let handle;
+  try {
+    await sweepTemporaries(path);
+    handle = await open(tmp, 'wx');
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const stream = createWriteStream('', { fd: handle, autoClose: true });
+  stream.on('error', () => undefined); // each write reports its own failure
+  let state: 'open' | 'committed' | 'discarded' = 'open';
   const close = (): Promise<void> =>
     new Promise((resolve, reject) => {
       if (stream.closed) return resolve();

@@ -1,0 +1,32 @@
+/** `trackctl … | head -n N` with both ends seen: the real head, its own exit, and the binary's own exit code. */
+import { spawn } from 'node:child_process';
+import { BIN, type Harness } from './cli.js';
+
+export interface HeadPipe {
+  /** What head printed. */
+  out(): string;
+  /** head's exit (it leaves after N lines, as a reader that goes away). */
+  headExit: Promise<number>;
+  /** The binary's exit code (128 + n when a signal ended it). */
+  exit: Promise<number>;
+  err(): string;
+  kill(sig: NodeJS.Signals): void;
+}
+
+export function pipeToHead(h: Harness, args: string[], lines: number): HeadPipe {
+  const head = spawn('head', ['-n', String(lines)], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const cli = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', head.stdin, 'pipe'] });
+  head.stdin.destroy(); // the binary holds the pipe's only write end: head sees its end when the binary exits
+  let out = '';
+  let err = '';
+  head.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  cli.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const signalCode = (signal: NodeJS.Signals | null): number => (signal === 'SIGKILL' ? 137 : signal === 'SIGPIPE' ? 141 : 128);
+  return {
+    out: () => out,
+    headExit: new Promise((resolve) => head.on('close', (code) => resolve(code ?? 1))),
+    exit: new Promise((resolve) => cli.on('close', (code, signal) => resolve(code ?? signalCode(signal)))),
+    err: () => err,
+    kill: (sig) => void cli.kill(sig),
+  };
+}
