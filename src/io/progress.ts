@@ -120,26 +120,3 @@ export function startProgress(io: IO, opts: ProgressOptions): Progress {
     },
   };
 }
-
-/** The shape of a streaming sink (history): batches in, a running count. */
-export interface BatchSink<T> {
-  readonly count: number;
-  write(items: readonly T[]): Promise<void>;
-  flush(): Promise<void>;
-  end(): Promise<void>;
-}
-
-/** The same sink, counting each written batch on the progress line. */
-export function countBatches<T>(sink: BatchSink<T>, progress: Progress): BatchSink<T> {
-  return {
-    get count() {
-      return sink.count;
-    },
-    async write(items) {
-      await sink.write(items);
-      progress.add(items.length);
-    },
-    flush: () => sink.flush(),
-    end: () => sink.end(),
-  };
-}

@@ -152,6 +152,13 @@ export class RunCheckpoint<S = unknown> {
     if (this.failure !== undefined) throw this.failure;
   }
 
+  /** watch: a round ended at the service's clock `serverTime`; the next save records it. */
+  markRound(serverTime: number): void {
+    this.serverTime = serverTime;
+    this.rounds++;
+    this.dirty = true;
+  }
+
   /** Stops a coalesced save that is waiting (a run that failed saves nothing more). */
   abandon(): void {
     clearTimeout(this.timer);

@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, ROOT, loadedDistFiles, spawnTo, startHarness, type Harness } from '../helpers/cli.js';
+import { pipeToHead } from '../helpers/head.js';
 import { startPty } from '../helpers/pty.js';
 import { needTool } from '../helpers/tools.js';
 
@@ -381,6 +382,38 @@ describe('watch', () => {
     }
     assert.equal(lines(out).length, 1);
     assert.ok(typeof (JSON.parse(out) as Event).event === 'string');
+  });
+
+  test('watch --checkpoint | head -n 20: the watch fails at its next write, saves nothing unread, and the next run delivers every report', async () => {
+    const ck = join(h.dir, 'head20.ckpt');
+    const out = join(h.dir, 'head20.ndjson');
+    const args = ['watch', ...ids, '--interval', '1s', '--checkpoint', ck, '-o', 'ndjson'];
+    const first = pipeToHead(h, args, 20);
+    let second: ReturnType<typeof spawnTo> | undefined;
+    try {
+      await untilRounds(ck, 1, first);
+      clock = T2 * 1000; // the next round brings every report of the window: more than head reads
+      assert.equal(await first.headExit, 0);
+      clock = (T2 + HOUR) * 1000; // new reports: the next write meets the closed pipe
+      const code = await Promise.race([first.exit, sleep(60_000).then(() => -1)]);
+      assert.equal(code, 1, `the watch fails: ${first.err()}`);
+      assert.match(first.err(), /its reader went away \(EPIPE\)/);
+      assert.equal(lines(first.out()).length, 20);
+
+      second = spawnTo(h, args, out);
+      await untilRounds(ck, rounds(ck) + 2, second);
+      second.kill('SIGINT');
+      assert.equal(await second.exit, 0, second.err());
+    } finally {
+      first.kill('SIGKILL');
+      second?.kill('SIGKILL');
+      clock = T0 * 1000;
+    }
+    const key = (did: number, time: number, type?: string, lat?: number, lng?: number): string => JSON.stringify([did, time, type, lat, lng]);
+    const events = [...lines(first.out()), ...lines(readFileSync(out, 'utf8'))].map((l) => JSON.parse(l) as Event);
+    const got = new Set(events.filter((e) => e.event === 'report').map((e) => key(e.did, e.time, e.reportType, e.lat, e.lng)));
+    const missing = expected.filter((p) => !got.has(key(p.did, p.date, p.reportType, p.lat, p.lng)));
+    assert.equal(missing.length, 0, `${missing.length} of ${expected.length} reports never arrived`);
   });
 
   test('on a terminal: a live view drawn in place, Ctrl-C exits 0 and gives the screen back', async (t) => {

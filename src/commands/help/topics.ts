@@ -96,6 +96,13 @@ Bulk commands (delete, import, apply) carry on past failures, report each failed
 item, and exit 7 when some failed. Ctrl-C during one also exits 130, but the items
 before it were done: a bulk delete finishes the item in flight and reports which;
 re-run an import with --skip-existing, or an apply, to finish the rest.
+
+Commands over several units or ids (history, report, watch, devices delete, ...)
+name each failure once on stderr; when every one failed the same way they exit with
+that failure's code (4 when none was found, with nothing on stdout), when some
+failed, 7. history, report and watch exit 1 when their output's target did not take
+it (the reader of a pipe went away, a full disk): with --checkpoint, nothing of such
+a stream run is saved.
 `;
 
 const AUTH_TEXT = `Signing in and credentials

@@ -165,7 +165,8 @@ class HistoryRun {
     const counted = async (items: readonly HistoryItem[]): Promise<void> => {
       await write(items);
       this.reports += items.length;
-      this.progress?.text(`${this.single !== undefined ? `downloading history of unit ${this.single}:` : 'history:'} ${this.reports.toLocaleString('en-US')} reports,`);
+      if (this.single !== undefined) this.progress?.add(items.length);
+      else this.progress?.text(`history: ${this.reports.toLocaleString('en-US')} reports,`);
     };
     if (this.checkpoint === undefined && !this.plan.follow) {
       await streamWindow(api, s.did, this.origin, counted, signal);

@@ -30,20 +30,26 @@ Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00:00Z), now, and r
 --follow prints what arrived so far, then polls for reports received since (late arrivals with
 older dates included), printing each once; Ctrl-C stops after the request in flight and exits 0.
 --checkpoint FILE (for cron) prints, on each run, the reports received since the previous run and
-then saves the file atomically; the first run prints the window. A run that fails exits non-zero
-and saves nothing: discard its output, the next run delivers those reports again. --from,
---received-after and --all only shape the first run. One file per selection and --types.
+then saves the file atomically; the first run prints the window. --from, --received-after and
+--all only shape the first run. One file per selection and --types. A unit is saved only after its
+output was accepted by its target: with --out-dir once its files are in place, so the units that
+finished stay saved; a stream (stdout, --output-file) only when the whole run exits 0, after the
+output was flushed (and synced, on a file). A stream run that exits non-zero (a unit failed: 7; the
+reader went away or the disk is full: 1) moves no unit's checkpoint: discard its output, the next
+run delivers all of it again. A pipe holds accepted bytes until read: a reader that leaves (| head)
+is seen at the next write, but not after the last one.
 
 Many units (several ids, --group GID, --category device|sensor|trackedUser, --all-units) are
 fetched --concurrency at a time (default 8) over one connection pool; a 429 pauses them all. The
 output is one merged stream in which every record carries its did: each unit's reports in the
 service's order, the units' batches interleaved as they arrive; gpx holds one track and kml one
-folder per unit, units in the order they complete. A unit that fails is named on stderr, the others
-go on, and the exit code is 7. One --checkpoint FILE holds every unit's progress, saved only after
-that unit's output is flushed; killed at any point and run again, a stream repeats at most what was
-written after the last save (de-duplicate on did, date, reportType, reportValue, lat, lng, message)
-and loses nothing. Units that join the selection later start at the first run's window; units that
-leave it keep their entry. A single-unit checkpoint file is taken over as that unit's entry.
+folder per unit, units in the order they complete. A unit that fails is named on stderr once and the
+others go on; every unit failed alike: that failure's exit code (4: not found), some: 7. One
+--checkpoint FILE holds every unit's progress; killed at any point and run again, nothing is lost,
+and a stream kept repeats what was written after the last save (de-duplicate on did, date,
+reportType, reportValue, lat, lng, message). Units that join the selection later start at the first
+run's window; units that leave it keep their entry. A single-unit checkpoint file is taken over as
+that unit's entry.
 
 --out-dir DIR writes one complete file per unit, DIR/<did>.<ext>, or with --partition day one per
 unit and UTC day, DIR/<did>/<YYYY-MM-DD>.<ext>; each is written under a temporary name and renamed

@@ -24,9 +24,13 @@ service reports it, km/h) is moving, and 2 minutes at or below it is stopped. ba
 per crossing below --low-battery and is armed again at 5 points above it. A late report (dated
 before the unit's newest) gives report and sos/crash events but changes no state.
 
---checkpoint FILE keeps every unit's cursor and state, saved atomically after each round's events
-are flushed (and locked while a watch uses it): stopped with Ctrl-C and started again, every event
-is written once. After a kill (SIGKILL) the events of the last round may repeat.
+--checkpoint FILE keeps every unit's cursor and state (its starting point fixed when the file is
+made), saved atomically after each round's events were accepted by stdout (and locked while a
+watch uses it): stopped with Ctrl-C and started again, every event is written once. After a kill
+(SIGKILL) the events of the last round may repeat. On a pipe a round is saved only once output
+written after it was accepted too; a reader that went away fails the watch (exit 1) at the next
+write and nothing it may not have read is saved. Every unit given up alike: that exit code (4: not
+found); some: 7.
 --geofence FILE: a GeoJSON FeatureCollection of Polygons/MultiPolygons, each with a "name".
 Ctrl-C stops after the round in flight, flushes, saves and exits 0; a second Ctrl-C exits 130.`;
 

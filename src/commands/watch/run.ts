@@ -175,10 +175,7 @@ class Watch {
           const wrote = await this.emit(events);
           events = new Map();
           for (const w of done) ledger.unitDone(w.did, { cursor: w.cursor, parts: 0, state: w.state });
-          if (this.checkpoint) {
-            this.checkpoint.serverTime = this.newestReply || Math.floor(this.serverNow());
-            this.checkpoint.rounds++;
-          }
+          this.checkpoint?.markRound(this.newestReply || Math.floor(this.serverNow()));
           await ledger.roundDone(wrote);
           await this.draw();
         },
