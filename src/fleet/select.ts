@@ -4,10 +4,16 @@
  * runs/select.ts resolves a selection against the service.
  */
 import { UsageError } from '../errors.js';
-import { SELECT_CATEGORIES, type UnitSelection } from '../runs/select.js';
 import { parseId, parseIdList } from '../commands/validate.js';
 
-export { SELECT_CATEGORIES, type SelectCategory, type UnitSelection } from '../runs/select.js';
+export const SELECT_CATEGORIES = ['device', 'sensor', 'trackedUser'] as const;
+export type SelectCategory = (typeof SELECT_CATEGORIES)[number];
+
+export type UnitSelection =
+  | { kind: 'ids'; ids: number[] }
+  | { kind: 'group'; gid: number }
+  | { kind: 'category'; category: SelectCategory }
+  | { kind: 'all' };
 
 export interface SelectionFlags {
   group?: string;

@@ -8,15 +8,7 @@ import type { Api } from '../api/client.js';
 import { getGroup } from '../api/groups.js';
 import { listUsers } from '../api/users.js';
 import type { User } from '../api/types.js';
-
-export const SELECT_CATEGORIES = ['device', 'sensor', 'trackedUser'] as const;
-export type SelectCategory = (typeof SELECT_CATEGORIES)[number];
-
-export type UnitSelection =
-  | { kind: 'ids'; ids: number[] }
-  | { kind: 'group'; gid: number }
-  | { kind: 'category'; category: SelectCategory }
-  | { kind: 'all' };
+import type { SelectCategory, UnitSelection } from '../fleet/select.js';
 
 /** A unit to work on: its did and, when the selection looked it up, its name and category. */
 export interface SelectedUnit {

@@ -42,7 +42,7 @@ const SETTLE_KEYS = 200;
 const EXTENSIONS: Record<string, string> = { table: 'tsv', json: 'json', ndjson: 'ndjson', csv: 'csv', yaml: 'yaml', geojson: 'geojson', gpx: 'gpx', kml: 'kml', parquet: 'parquet', html: 'html' };
 
 /** Checks that need nothing from the service: all of them run before any request. */
-export function checkFleetPlan(plan: HistoryPlan, format: string): void {
+function checkFleetPlan(plan: HistoryPlan, format: string): void {
   if (plan.follow && UNFOLLOWABLE.has(format)) {
     throw new UsageError(`-o ${format} is a document written whole; it cannot be used with --follow (use ndjson, csv or table)`);
   }
