@@ -11,12 +11,14 @@
  * re-run after a kill asks the same first question, and units that appear later start
  * from the same origin. Units that are not in a run's selection keep their entries.
  * A single-unit checkpoint file (version 1) is read as the entry of its unit.
+ * With --layout hive, `lake.pending` names the parts of a run that is publishing (lake/journal.ts).
  */
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { HistoryQuery } from '../../api/history.js';
 import { writeFileAtomic } from '../../atomic-file.js';
 import { TrackctlError, UsageError } from '../../errors.js';
+import { checkPending, type LakePending } from '../../lake/journal.js';
 import { readCheckpointFile, readCheckpointText } from '../checkpoint-file.js';
 import { Cursor } from './cursor.js';
 
@@ -36,6 +38,7 @@ interface FleetCheckpointFile {
   reportTypes: string[] | null;
   origin: HistoryQuery;
   units: Record<string, UnitEntry>;
+  lake?: { pending: LakePending };
   savedAt: string;
 }
 
@@ -56,6 +59,7 @@ export class FleetCheckpoint {
   private lastSave = 0;
   /** A save in the background failed: the run fails with it at the last save. */
   private failure: unknown;
+  private lakePending: LakePending | undefined;
 
   constructor(
     readonly file: string,
@@ -81,6 +85,16 @@ export class FleetCheckpoint {
       return fresh;
     }
     return parse(file, text, window, reportTypes, now);
+  }
+
+  /** The parts of a --layout hive run being published (saved with the next save). */
+  get pending(): LakePending | undefined {
+    return this.lakePending;
+  }
+
+  set pending(p: LakePending | undefined) {
+    this.lakePending = p;
+    this.dirty = true;
   }
 
   /** Where a unit continues from; a unit not seen before starts at the origin window. */
@@ -142,6 +156,7 @@ export class FleetCheckpoint {
       reportTypes: this.reportTypes && this.reportTypes.length > 0 ? [...this.reportTypes] : null,
       origin: this.origin,
       units,
+      ...(this.lakePending ? { lake: { pending: this.lakePending } } : {}),
       savedAt: new Date(this.now()).toISOString(),
     };
     try {
@@ -204,5 +219,12 @@ function parse(file: string, text: string, window: HistoryQuery, reportTypes: re
     if (!/^[1-9]\d*$/.test(did)) throw bad(`"${did}" is not a unit id`);
     units.set(Number(did), entry(v, `unit ${did}`));
   }
-  return new FleetCheckpoint(file, reportTypes, stripTypes(origin), units, now);
+  const checkpoint = new FleetCheckpoint(file, reportTypes, stripTypes(origin), units, now);
+  try {
+    const pending = checkPending((data.lake as { pending?: unknown } | undefined)?.pending);
+    if (pending) checkpoint.pending = pending;
+  } catch (err) {
+    throw bad((err as Error).message);
+  }
+  return checkpoint;
 }

@@ -22,6 +22,9 @@ import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/outdir.js
 import type { OutputOptions } from '../../io/output.js';
 import { startProgress, type Progress } from '../../io/progress.js';
 import { Spool } from '../../io/spool.js';
+import type { PageCodec } from '../../io/parquet/codecs.js';
+import { unitsOfShard } from '../../lake/shard.js';
+import type { LakeStorage } from '../../lake/storage.js';
 import { CSV_COLUMNS, FLEET_TABLE_COLUMNS, flatReport } from './columns.js';
 import { Cursor, Poll } from './cursor.js';
 import { FleetCheckpoint } from './fleet-checkpoint.js';
@@ -29,7 +32,7 @@ import { pause, watchInterrupts, type Interrupts } from './follow.js';
 import type { HistoryPlan } from './options.js';
 import type { HistoryOutput } from './output.js';
 import { streamQuery } from './query.js';
-import { DirTarget, GroupedTarget, StreamTarget, type Target, type UnitSlot } from './targets.js';
+import { DirTarget, GroupedTarget, LakeAdapter, StreamTarget, type Target, type UnitSlot } from './targets.js';
 
 /** Formats that cannot be followed: each is a document written whole. */
 const UNFOLLOWABLE = new Set(['gpx', 'kml', 'geojson', 'parquet', 'html']);
@@ -59,12 +62,24 @@ export function checkFleetPlan(plan: HistoryPlan, format: string, raw: boolean):
 
 export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
   checkFleetPlan(plan, format, ctx.globals.raw === true);
-  if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
+  const openLake = async (dir: string): Promise<LakeStorage> => (await import('../../lake/storage.js')).openStorage(dir, EXTENSIONS[format] as string, ctx.env);
+  let storage: LakeStorage | undefined;
+  if (plan.outDir !== undefined && plan.layout === 'hive') {
+    storage = await openLake(plan.outDir);
+    await storage.prepare().catch(async (err: unknown) => {
+      await storage?.close();
+      throw err;
+    });
+  } else if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
   const file = plan.checkpoint;
-  if (file === undefined) return new FleetRun(ctx, plan, format, out, undefined).run();
+  if (file === undefined) return new FleetRun(ctx, plan, format, out, undefined, storage).run();
   await withCheckpointLock(file, async () => {
     const checkpoint = await FleetCheckpoint.open(file, plan.window, plan.reportTypes, () => ctx.clock.now());
-    await new FleetRun(ctx, plan, format, out, checkpoint).run();
+    // A run killed while publishing lake parts left them recorded: they go before anything is fetched again.
+    const { recoverPending } = await import('../../lake/journal.js');
+    const removed = await recoverPending(checkpoint, openLake);
+    if (removed > 0 && !ctx.globals.quiet) ctx.io.err(`Removed ${removed} part${removed === 1 ? '' : 's'} of an interrupted run (its reports are fetched again).`);
+    await new FleetRun(ctx, plan, format, out, checkpoint, storage).run();
   });
 }
 
@@ -84,6 +99,7 @@ class FleetRun {
   /** Aborted when something fails for every unit alike (credentials): no unit is started after it. */
   private readonly stop = new AbortController();
   private readonly origin: HistoryQuery;
+  private codec: Promise<PageCodec> | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -91,6 +107,7 @@ class FleetRun {
     private readonly format: HistoryOutput,
     private readonly out: OutputOptions,
     private readonly checkpoint: FleetCheckpoint | undefined,
+    private readonly storage?: LakeStorage,
   ) {
     const base = checkpoint?.origin ?? plan.window;
     this.origin = plan.reportTypes ? { ...base, reportTypes: plan.reportTypes } : base;
@@ -98,9 +115,10 @@ class FleetRun {
 
   async run(): Promise<void> {
     const api = await this.ctx.api();
-    const units = await resolveUnits(api, this.plan.selection);
+    const shard = this.plan.shard;
+    const units = shard ? unitsOfShard(await resolveUnits(api, this.plan.selection), shard) : await resolveUnits(api, this.plan.selection);
     const title = `History of ${describeSelection(this.plan.selection)}`;
-    if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
+    if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}${shard ? ` for shard ${shard.index}/${shard.count}` : ''}.`);
     const states = units.map((unit): UnitState => {
       const p = this.checkpoint?.progress(unit.did) ?? { cursor: new Cursor(undefined), parts: 0 };
       return { unit, cursor: p.cursor, parts: p.parts, failures: 0 };
@@ -134,12 +152,14 @@ class FleetRun {
 
   /** One reply per unit (plus, when it was large, one more that settles it): no --follow. */
   private async once(api: Api, s: UnitState, target: Target): Promise<void> {
-    const writer = target.unit(slotOf(s));
+    const record = (): void => this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
+    const writer = target.unit(slotOf(s), record);
     try {
       await this.fetch(api, s, (items) => writer.write(items));
       await writer.commit();
       s.parts = writer.parts;
-      this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
+      // A target that acknowledges calls record() itself, once the unit's reports are published.
+      if (!target.acknowledges) record();
       this.progress?.tick();
     } catch (err) {
       await writer.discard();
@@ -213,12 +233,13 @@ class FleetRun {
   }
 
   private async followPoll(api: Api, s: UnitState, target: Target, abort: AbortSignal): Promise<void> {
-    const writer = target.unit(slotOf(s));
+    const record = (): void => this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
+    const writer = target.unit(slotOf(s), record);
     try {
       await this.fetch(api, s, (items) => writer.write(items), abort);
       await writer.commit();
       s.failures = 0;
-      this.checkpoint?.update(s.unit.did, { cursor: s.cursor, parts: s.parts });
+      if (!target.acknowledges) record();
     } catch (err) {
       await writer.discard();
       if (abort.aborted) {
@@ -237,6 +258,13 @@ class FleetRun {
   }
 
   private async openTarget(title: string): Promise<Target> {
+    if (this.storage !== undefined) {
+      const [{ LakeTarget }, { journalOf }, { newRunId }] = await Promise.all([import('../../lake/target.js'), import('../../lake/journal.js'), import('../../lake/layout.js')]);
+      const runId = newRunId(this.ctx.clock.now());
+      const settings = { partition: this.plan.partition, ext: EXTENSIONS[this.format] as string, maxFileBytes: this.plan.maxFileBytes, runId };
+      const journal = this.checkpoint ? journalOf(this.checkpoint, runId, this.storage.location) : undefined;
+      return new LakeAdapter(new LakeTarget({ storage: this.storage, settings, journal, openSink: (io) => this.openSink({ ...this.out, io, tty: false, color: false }, title) }));
+    }
     if (this.plan.outDir !== undefined) {
       const dir = new OutDir(this.plan.outDir, EXTENSIONS[this.format] as string, this.plan.partition, (path, name) => this.openFile(path, name));
       return new DirTarget(dir, this.checkpoint !== undefined);
@@ -248,8 +276,10 @@ class FleetRun {
   private async openSink(out: OutputOptions, title: string): Promise<HistorySink> {
     if (this.format === 'parquet') {
       // Loaded only when asked for; every record carries its did (a column).
-      const { openParquetStream } = await import('../../io/parquet/index.js');
-      return openParquetStream(out.io.stdout, { createdBy: `trackctl ${this.ctx.version}` });
+      const { historyMetadata, openParquetStream, pageCodec } = await import('../../io/parquet/index.js');
+      this.codec ??= pageCodec(this.plan.compression);
+      const metadata = historyMetadata(this.ctx.version, this.origin, this.ctx.clock.now());
+      return openParquetStream(out.io.stdout, { createdBy: `trackctl ${this.ctx.version}`, codec: await this.codec, metadata });
     }
     const columns = this.format === 'csv' ? CSV_COLUMNS : FLEET_TABLE_COLUMNS;
     return openHistorySink({ format: this.format, out, title, columns, flat: flatReport });

@@ -29,8 +29,9 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
 };
 
 const runHistory: Run<HistoryOptions> = async (args, opts, ctx) => {
-  const plan = parsePlan(args, opts, ctx.clock.now());
+  const plan = parsePlan(args, opts, ctx.clock.now(), ctx.env);
   const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS);
+  if (plan.compressionGiven && format !== 'parquet') throw new UsageError('--compression sets the codec of -o parquet');
   checkOutput(ctx, plan, format);
   if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');
   if (plan.fleet || (plan.checkpoint !== undefined && (await isFleetCheckpoint(plan.checkpoint)))) {

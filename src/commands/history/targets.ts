@@ -6,6 +6,7 @@ import type { HistoryItem } from '../../api/history.js';
 import type { HistorySink, UnitGroupedSink } from '../../io/geo/sink.js';
 import type { OutDir } from '../../io/outdir.js';
 import type { Spool } from '../../io/spool.js';
+import type { LakeTarget } from '../../lake/target.js';
 
 /** What a target needs of a unit. */
 export interface UnitSlot {
@@ -26,7 +27,9 @@ export interface UnitWriter {
 }
 
 export interface Target {
-  unit(s: UnitSlot): UnitWriter;
+  /** `ack` records the unit's progress; a target that `acknowledges` calls it itself, once the unit's reports are out. */
+  unit(s: UnitSlot, ack: () => void): UnitWriter;
+  readonly acknowledges?: boolean;
   end(): Promise<void>;
   cleanup(): Promise<void>;
 }
@@ -118,4 +121,23 @@ export class DirTarget implements Target {
 
   async end(): Promise<void> {}
   async cleanup(): Promise<void> {}
+}
+
+/** --layout hive: fleet-wide parts, published when every unit is in; units are acked only then. */
+export class LakeAdapter implements Target {
+  readonly acknowledges = true;
+
+  constructor(private readonly lake: LakeTarget) {}
+
+  unit(s: UnitSlot, ack: () => void): UnitWriter {
+    return this.lake.unit(s, ack);
+  }
+
+  end(): Promise<void> {
+    return this.lake.end();
+  }
+
+  cleanup(): Promise<void> {
+    return this.lake.cleanup();
+  }
 }
