@@ -15,6 +15,7 @@ import type { Context } from '../../context.js';
 import { ApiError, AuthError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
+import { unitsOfShard } from '../../lake/shard.js';
 import type { HistorySink } from '../../io/geo/sink.js';
 import type { OutputOptions } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
@@ -51,7 +52,7 @@ const MAX_SLOWDOWN = 16;
 const MAX_FAILED_POLLS = 5;
 
 export const run: Run<WatchOptions> = async (args, opts, ctx) => {
-  const plan = parseWatchPlan(args, opts);
+  const plan = parseWatchPlan(args, opts, ctx.env);
   if (ctx.globals.raw) throw new UsageError('--raw cannot be used with watch: it writes events, not the service\'s replies');
   const { format, out } = await ctx.outputAs(WATCH_FORMATS);
   const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
@@ -132,7 +133,8 @@ class Watch {
     const all = await getAllUnits(api);
     this.clock(all.serverTime);
     const known = snapshots(all);
-    const units = await resolveUnits(api, this.plan.selection);
+    const selected = await resolveUnits(api, this.plan.selection);
+    const units = this.plan.shard ? unitsOfShard(selected, this.plan.shard) : selected;
     this.title = `trackctl watch: ${describeSelection(this.plan.selection)}`;
     if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
     const start = all.serverTime ?? Math.floor(this.ctx.clock.now() / 1000);
