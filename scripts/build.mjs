@@ -80,7 +80,8 @@ const common = {
   legalComments: 'none',
   logLevel: 'warning',
   // Native addon: must stay a runtime import.
-  external: ['@napi-rs/keyring'],
+  // zstd-wasm reads its .wasm file beside its own module.
+  external: ['@napi-rs/keyring', '@bokuweb/zstd-wasm'],
   define: { __TRACKCTL_VERSION__: JSON.stringify(pkg.version) },
 };
 

@@ -36,7 +36,7 @@ export type OpenFileSink = (path: string, title: string) => Promise<FileSink>;
  * mkdir -p, one level at a time: Node's own recursive mkdir never settles for some
  * paths it cannot create (under /proc, seen on Node 20).
  */
-async function makeDir(dir: string): Promise<void> {
+export async function makeDir(dir: string): Promise<void> {
   try {
     await mkdir(dir);
   } catch (err) {
@@ -85,7 +85,7 @@ const TMP = /^\..+\.(\d+)-[0-9a-f]+\.tmp$/;
  * folder: those of a pid that is gone, and those of our own pid (a killed run's pid, reused;
  * this run's own are made only after the sweep of their folder).
  */
-async function sweep(dir: string): Promise<void> {
+export async function sweep(dir: string): Promise<void> {
   let names: string[];
   try {
     names = await readdir(dir);

@@ -15,12 +15,16 @@
  * first window there (`origin`), so a re-run after a kill asks the same first question and
  * units that join later start from it; watch fixes each unit's starting point and state.
  * Units that are not in a run's selection keep their entries.
+ *
+ * history --layout hive: `lake.pending` names the parts of a run that is publishing
+ * (src/lake/journal.ts); the save that moves the run's units clears it.
  */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { HistoryQuery } from '../api/history.js';
 import { writeFileAtomic } from '../atomic-file.js';
 import { TrackctlError, UsageError } from '../errors.js';
+import { checkPending, type LakePending } from '../lake/journal.js';
 import { readCheckpointFile, readCheckpointText } from './checkpoint-file.js';
 import { Cursor } from './cursor.js';
 
@@ -67,6 +71,7 @@ export class RunCheckpoint<S = unknown> {
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private lastSave = 0;
+  private lakePending: LakePending | undefined;
   /** A coalesced save failed: the run fails with it at its last save. */
   private failure: unknown;
   /** watch: the service's clock at the last saved round (unix seconds), and the rounds saved. */
@@ -152,6 +157,16 @@ export class RunCheckpoint<S = unknown> {
     if (this.failure !== undefined) throw this.failure;
   }
 
+  /** history --layout hive: the parts of a run being published (written with the next save). */
+  get pending(): LakePending | undefined {
+    return this.lakePending;
+  }
+
+  set pending(p: LakePending | undefined) {
+    this.lakePending = p;
+    this.dirty = true;
+  }
+
   /** watch: a round ended at the service's clock `serverTime`; the next save records it. */
   markRound(serverTime: number): void {
     this.serverTime = serverTime;
@@ -172,7 +187,7 @@ export class RunCheckpoint<S = unknown> {
     const savedAt = new Date(this.now()).toISOString();
     const data =
       this.spec.kind === 'history'
-        ? { kind: name, version, reportTypes: this.spec.reportTypes && this.spec.reportTypes.length > 0 ? [...this.spec.reportTypes] : null, origin: this.origin, units, savedAt }
+        ? { kind: name, version, reportTypes: this.spec.reportTypes && this.spec.reportTypes.length > 0 ? [...this.spec.reportTypes] : null, origin: this.origin, units, ...(this.lakePending ? { lake: { pending: this.lakePending } } : {}), savedAt }
         : { kind: name, version, serverTime: this.serverTime, rounds: this.rounds, savedAt, units };
     try {
       await writeFileAtomic(this.file, `${JSON.stringify(data)}\n`);
@@ -239,6 +254,14 @@ function parse<S>(file: string, text: string, spec: CheckpointSpec<S>, now: () =
     units.set(Number(did), entry(v, Number(did)));
   }
   const cp = new RunCheckpoint(file, spec, origin, units, now);
+  if (spec.kind === 'history') {
+    try {
+      const pending = checkPending((data.lake as { pending?: unknown } | undefined)?.pending);
+      if (pending) cp.pending = pending;
+    } catch (err) {
+      throw bad((err as Error).message);
+    }
+  }
   if (spec.kind === 'watch') {
     cp.serverTime = typeof data.serverTime === 'number' ? data.serverTime : null;
     cp.rounds = typeof data.rounds === 'number' ? data.rounds : 0;

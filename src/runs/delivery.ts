@@ -4,6 +4,8 @@
  * A unit's progress is recorded only after its output was acknowledged by its target:
  * - a target where each unit lands on its own (--out-dir: a file renamed into place) saves
  *   a unit as soon as it landed, so a run that fails keeps what finished;
+ * - a lake (--layout hive) publishes every unit's parts at the end: the units in them are
+ *   saved then, in the save that clears the record of the parts being published;
  * - a stream (stdout, --output-file, one document) is acknowledged whole: a run that does not
  *   end well (a unit failed, the reader went away, Ctrl-C twice) moves no unit's checkpoint,
  *   so its output may be discarded and the next run delivers all of it again;

@@ -30,8 +30,12 @@ export interface UnitWriter {
 }
 
 export interface Target {
-  /** 'unit': each unit lands in its place on its own (--out-dir); 'stream': the output is one stream, acknowledged whole. */
-  readonly lands: 'unit' | 'stream';
+  /**
+   * 'unit': each unit lands in its place on its own (--out-dir); 'stream': the output is one
+   * stream, acknowledged whole; 'run': every unit lands at once when end() publishes them
+   * (--layout hive), and the units in it stay saved even when others failed.
+   */
+  readonly lands: 'unit' | 'stream' | 'run';
   /** The stream is a pipe or socket: acknowledged bytes may still wait there for their reader. */
   readonly pipe: boolean;
   unit(s: UnitSlot): UnitWriter;

@@ -22,6 +22,9 @@ import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/outdir.js
 import type { OutputOptions } from '../../io/output.js';
 import { startProgress, type Progress } from '../../io/progress.js';
 import { Spool } from '../../io/spool.js';
+import type { PageCodec } from '../../io/parquet/codecs.js';
+import { unitsOfShard } from '../../lake/shard.js';
+import type { LakeStorage } from '../../lake/storage.js';
 import { RunCheckpoint } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
 import { Ledger } from '../../runs/delivery.js';
@@ -51,12 +54,24 @@ function checkFleetPlan(plan: HistoryPlan, format: string): void {
 
 export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
   checkFleetPlan(plan, format);
-  if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
+  const openLake = async (dir: string): Promise<LakeStorage> => (await import('../../lake/storage.js')).openStorage(dir, EXTENSIONS[format] as string, ctx.env);
+  let storage: LakeStorage | undefined;
+  if (plan.outDir !== undefined && plan.layout === 'hive') {
+    storage = await openLake(plan.outDir);
+    await storage.prepare().catch(async (err: unknown) => {
+      await storage?.close();
+      throw err;
+    });
+  } else if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
   const file = plan.checkpoint;
-  if (file === undefined) return new HistoryRun(ctx, plan, format, out, undefined).run();
+  if (file === undefined) return new HistoryRun(ctx, plan, format, out, undefined, storage).run();
   await withCheckpointLock(file, async () => {
     const checkpoint = await RunCheckpoint.open(file, { kind: 'history', window: plan.window, reportTypes: plan.reportTypes }, () => ctx.clock.now());
-    await new HistoryRun(ctx, plan, format, out, checkpoint).run();
+    // A run killed while publishing lake parts left them recorded: they go before anything is fetched again.
+    const { recoverPending } = await import('../../lake/journal.js');
+    const removed = await recoverPending(checkpoint, openLake);
+    if (removed > 0 && !ctx.globals.quiet) ctx.io.err(`Removed ${removed} part${removed === 1 ? '' : 's'} of an interrupted run (its reports are fetched again).`);
+    await new HistoryRun(ctx, plan, format, out, checkpoint, storage).run();
   });
 }
 
@@ -71,6 +86,7 @@ class HistoryRun {
   private readonly origin: HistoryQuery;
   /** One unit named on the command line: its table has no UNIT column and its title is the unit. */
   private readonly single: number | undefined;
+  private codec: Promise<PageCodec> | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -78,6 +94,7 @@ class HistoryRun {
     private readonly format: HistoryOutput,
     private readonly out: OutputOptions,
     private readonly checkpoint: RunCheckpoint | undefined,
+    private readonly storage?: LakeStorage,
   ) {
     const base = checkpoint?.origin ?? plan.window;
     this.origin = plan.reportTypes ? { ...base, reportTypes: plan.reportTypes } : base;
@@ -91,11 +108,14 @@ class HistoryRun {
     const target = await this.openTarget(title);
     const interrupts: Interrupts | undefined = this.plan.follow ? watchInterrupts((m) => this.ctx.globals.quiet || this.ctx.io.err(m)) : undefined;
     let ok = false;
+    let ended = false;
     let ledger: Ledger | undefined;
     try {
       const api = await this.ctx.api();
-      const units = await resolveUnits(api, this.plan.selection);
-      if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
+      const shard = this.plan.shard;
+      const selected = await resolveUnits(api, this.plan.selection);
+      const units = shard ? unitsOfShard(selected, shard) : selected;
+      if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}${shard ? ` for shard ${shard.index}/${shard.count}` : ''}.`);
       const states = units.map((unit): UnitState => {
         const p = this.checkpoint?.progress(unit.did) ?? { cursor: new Cursor(undefined), parts: 0 };
         return { ...unit, cursor: p.cursor, parts: p.parts };
@@ -126,7 +146,10 @@ class HistoryRun {
       );
       const failure = engine.outcome();
       // Every unit failed: nothing was printed, and no document (header, brackets) is started for nothing.
-      if (failure === undefined || engine.failures.length < units.length) await target.end();
+      if (failure === undefined || engine.failures.length < units.length) {
+        await target.end();
+        ended = true;
+      }
       this.progress.stop();
       if (failure !== undefined) throw failure;
       ok = true;
@@ -134,7 +157,8 @@ class HistoryRun {
     } finally {
       interrupts?.dispose();
       try {
-        await ledger?.end(ok);
+        // --layout hive: the units whose reports are in the published parts stay saved, as with --out-dir.
+        await ledger?.end(target.lands === 'run' ? ended : ok);
       } finally {
         await target.cleanup();
       }
@@ -179,6 +203,13 @@ class HistoryRun {
   }
 
   private async openTarget(title: string): Promise<Target> {
+    if (this.storage !== undefined) {
+      const [{ LakeTarget, lakeRunTarget }, { journalOf }, { newRunId }] = await Promise.all([import('../../lake/target.js'), import('../../lake/journal.js'), import('../../lake/layout.js')]);
+      const runId = newRunId(this.ctx.clock.now());
+      const settings = { partition: this.plan.partition, ext: EXTENSIONS[this.format] as string, maxFileBytes: this.plan.maxFileBytes, runId };
+      const journal = this.checkpoint ? journalOf(this.checkpoint, runId, this.storage.location) : undefined;
+      return lakeRunTarget(new LakeTarget({ storage: this.storage, settings, journal, openSink: (io) => this.openFileSink(io, title) }));
+    }
     if (this.plan.outDir !== undefined) {
       const dir = new OutDir(this.plan.outDir, EXTENSIONS[this.format] as string, this.plan.partition, (path, name) => this.openFile(path, name));
       return new DirTarget(dir, this.checkpoint !== undefined);
@@ -195,11 +226,18 @@ class HistoryRun {
 
   private async openFile(path: string, title: string): Promise<FileSink> {
     const file = fileIO(path);
+    return { sink: await this.openFileSink(file.io, title), close: file.close };
+  }
+
+  /** The run's format on a new file (--out-dir files, lake parts); Parquet loaded only when asked for. */
+  private async openFileSink(io: OutputOptions['io'], title: string): Promise<HistorySink> {
     if (this.format === 'parquet') {
-      const { openParquetStream } = await import('../../io/parquet/index.js');
-      return { sink: openParquetStream(file.io.stdout, { createdBy: `trackctl ${this.ctx.version}` }), close: file.close };
+      const { historyMetadata, openParquetStream, pageCodec } = await import('../../io/parquet/index.js');
+      this.codec ??= pageCodec(this.plan.compression);
+      const metadata = historyMetadata(this.ctx.version, this.origin, this.ctx.clock.now());
+      return openParquetStream(io.stdout, { createdBy: `trackctl ${this.ctx.version}`, codec: await this.codec, metadata });
     }
-    return { sink: this.openSink({ ...this.out, io: file.io, tty: false, color: false }, title), close: file.close };
+    return this.openSink({ ...this.out, io, tty: false, color: false }, title);
   }
 }
 

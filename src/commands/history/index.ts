@@ -59,6 +59,22 @@ DIR without --checkpoint replaces the files; with --checkpoint it adds the new r
 lands in exactly one file, even after a kill (safe for cron). Units without new reports get no file.
 -o table writes tab-separated .tsv files.
 
+--layout hive (with --out-dir; for DuckDB, Spark, Trino, Athena, pyarrow) writes fleet-wide files
+instead: DIR/day=YYYY-MM-DD/part-<run>-<n>.<ext> (UTC days), or with --partition unit
+DIR/did=<did>/part-<run>-<n>.<ext>, each holding every unit of the run for that partition, sorted by
+did then date, a new part past --max-file-size (default 128MB). Parts appear only when whole, after
+every unit is in. With --checkpoint, a run's parts are recorded in FILE before they are published
+and the units move after; a killed run's parts are removed by the next run, so every report lands
+in exactly one file. --out-dir s3://bucket/prefix writes the same layout to S3 (AWS_ACCESS_KEY_ID,
+AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, AWS_PROFILE and ~/.aws files; AWS_ENDPOINT_URL_S3
+or AWS_ENDPOINT_URL for S3-compatible stores, path-style); large parts go up as multipart uploads.
+--compression zstd|snappy|gzip|none sets the Parquet codec (default zstd); each Parquet file's
+metadata names its schema version, the unit of speed, the window and the trackctl that wrote it.
+
+--shard K/N (or TRACKCTL_SHARD=K/N; K from 0) keeps the units of shard K of N, by did, so N workers
+split a fleet with no unit twice and none missing; --shard N takes K from JOB_COMPLETION_INDEX (a
+Kubernetes Indexed Job). Give each shard its own --checkpoint.
+
 Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
   ${REPORT_TYPES.slice(8).join(', ')}.`;
 
@@ -72,7 +88,11 @@ export function registerHistory(program: Command, ctx: Context): void {
     .option('--all-units', 'every unit of the account (GET /all-units/)')
     .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
     .option('--out-dir <dir>', 'write one file per unit (or per unit and day) into DIR instead of stdout')
-    .option('--partition <by>', 'with --out-dir: unit (default) or day')
+    .option('--partition <by>', 'with --out-dir: unit (default) or day; with --layout hive: day (default) or unit')
+    .option('--layout <layout>', 'with --out-dir: files (default: per unit) or hive (fleet-wide files in day=YYYY-MM-DD/ folders)')
+    .option('--max-file-size <size>', 'with --layout hive: start a new part past this size (default 128MB)')
+    .option('--compression <codec>', 'Parquet codec: zstd (default), snappy, gzip or none')
+    .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
     .option('--from <time>', 'reports dated after this time (default: 24 hours ago)')
     .option('--to <time>', 'reports dated up to this time (needs --from)')
     .option('--received-after <time>', 'only reports the service received after this time, late arrivals included (lastQueryTime)')
@@ -98,6 +118,8 @@ export function registerHistory(program: Command, ctx: Context): void {
         'trackctl history --group 101 --from 2026-11-24 --to 2026-11-25 -o gpx > depot.gpx',
         'trackctl history --all-units --checkpoint fleet.ckpt --out-dir export --partition day -o ndjson',
         'trackctl history --category device --follow -o ndjson',
+        'trackctl history --all-units --checkpoint lake.ckpt --out-dir s3://fleet-lake/history --layout hive -o parquet',
+        'TRACKCTL_SHARD=2/4 trackctl history --all-units --checkpoint shard2.ckpt --out-dir lake --layout hive -o parquet',
       ),
     )
     .action(lazyAction(ctx, async () => import('./run.js')));

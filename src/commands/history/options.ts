@@ -5,6 +5,9 @@ import { UsageError } from '../../errors.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseConcurrency } from '../validate.js';
+import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../io/parquet/codecs.js';
+import { parseShard, type Shard } from '../../lake/shard.js';
+import { DEFAULT_MAX_FILE_BYTES, outDirScheme } from '../../lake/layout.js';
 
 export interface HistoryOptions {
   from?: string;
@@ -22,7 +25,14 @@ export interface HistoryOptions {
   outDir?: string;
   partition?: string;
   outputFile?: string;
+  layout?: string;
+  compression?: string;
+  maxFileSize?: string;
+  shard?: string;
 }
+
+export const LAYOUTS = ['files', 'hive'] as const;
+export type Layout = (typeof LAYOUTS)[number];
 
 export const PARTITIONS = ['unit', 'day'] as const;
 export type Partition = (typeof PARTITIONS)[number];
@@ -44,6 +54,13 @@ export interface HistoryPlan {
   checkpoint: string | undefined;
   /** --output-file: the data goes to this file, put in place when whole, instead of stdout. */
   outputFile: string | undefined;
+  /** --out-dir's layout: files per unit (people) or Hive partitions of fleet-wide files (engines). */
+  layout: Layout;
+  compression: Compression;
+  /** --compression was given (it needs -o parquet, known only once the format is). */
+  compressionGiven: boolean;
+  maxFileBytes: number;
+  shard: Shard | undefined;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -76,16 +93,46 @@ function timeFlag(value: string | undefined, flag: string, nowMs: number): numbe
   return Math.floor(seconds); // the service takes whole seconds
 }
 
-export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): HistoryPlan {
+const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
+
+/** `128MB`, `1GiB`, `500k`, `1000000` → bytes (1 KB to 5 TB, S3's largest object). */
+export function parseSize(text: string, flag: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)\s*$/i.exec(text);
+  const unit = m?.[2]?.toLowerCase() ?? '';
+  const factor = SIZE_UNITS[unit.length === 1 && unit !== 'b' ? `${unit}b` : unit];
+  if (!m || factor === undefined) throw new UsageError(`invalid ${flag} "${text}": use a size such as 128MB, 1GiB or 500KB`);
+  const bytes = Math.round(Number(m[1]) * factor);
+  if (bytes < 1000 || bytes > 5e12) throw new UsageError(`invalid ${flag} "${text}": from 1KB to 5TB`);
+  return bytes;
+}
+
+function lakeFlags(opts: HistoryOptions): { layout: Layout; compression: Compression; maxFileBytes: number } {
+  const layout = (opts.layout ?? 'files').trim().toLowerCase();
+  if (!(LAYOUTS as readonly string[]).includes(layout)) throw new UsageError(`invalid --layout "${opts.layout}": use files or hive`);
+  if (opts.layout !== undefined && opts.outDir === undefined) throw new UsageError('--layout needs --out-dir');
+  if (opts.maxFileSize !== undefined && layout !== 'hive') throw new UsageError('--max-file-size needs --layout hive (the default layout writes one file per unit)');
+  const compression = (opts.compression ?? DEFAULT_COMPRESSION).trim().toLowerCase();
+  if (!(COMPRESSIONS as readonly string[]).includes(compression)) throw new UsageError(`invalid --compression "${opts.compression}": use ${COMPRESSIONS.join(', ')}`);
+  if (opts.outDir !== undefined && outDirScheme(opts.outDir) === 's3' && layout !== 'hive') {
+    throw new UsageError(`--out-dir ${opts.outDir} needs --layout hive (object storage holds the lake layout)`);
+  }
+  const maxFileBytes = opts.maxFileSize === undefined ? DEFAULT_MAX_FILE_BYTES : parseSize(opts.maxFileSize, '--max-file-size');
+  return { layout: layout as Layout, compression: compression as Compression, maxFileBytes };
+}
+
+export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, env: Readonly<Record<string, string | undefined>> = {}): HistoryPlan {
   const selection = parseSelection(args, opts);
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.partition !== undefined && opts.outDir === undefined) throw new UsageError('--partition needs --out-dir');
-  const partition = (opts.partition ?? 'unit').trim().toLowerCase();
+  const lake = lakeFlags(opts);
+  const shard = parseShard(opts.shard, env);
+  // The lake's files hold days by default; the per-unit files of the default layout, units.
+  const partition = (opts.partition ?? (lake.layout === 'hive' ? 'day' : 'unit')).trim().toLowerCase();
   if (!(PARTITIONS as readonly string[]).includes(partition)) throw new UsageError(`invalid --partition "${opts.partition}": use unit or day`);
   if (opts.outDir !== undefined && opts.outDir.trim() === '') throw new UsageError('invalid --out-dir: empty directory name');
   if (opts.outDir !== undefined && opts.follow) throw new UsageError('--out-dir cannot be used with --follow: a file is written when whole');
   const single = selection.kind === 'ids' && selection.ids.length === 1 ? selection.ids[0] : undefined;
-  const fleet = single === undefined || opts.outDir !== undefined;
+  const fleet = single === undefined || opts.outDir !== undefined || shard !== undefined;
   const from = timeFlag(opts.from, '--from', nowMs);
   const to = timeFlag(opts.to, '--to', nowMs);
   const receivedAfter = timeFlag(opts.receivedAfter, '--received-after', nowMs);
@@ -125,5 +172,8 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number): 
     intervalMs: intervalS * 1000,
     checkpoint: opts.checkpoint,
     outputFile: opts.outputFile,
+    ...lake,
+    compressionGiven: opts.compression !== undefined,
+    shard,
   };
 }

@@ -35,10 +35,10 @@ export async function openChannel(
 ): Promise<{ out: OutputOptions; channel: Channel; parquet?: HistorySink }> {
   const path = plan.outputFile;
   if (format === 'parquet') {
-    const { openParquetFile, openParquetStream } = await import('../../io/parquet/index.js');
-    const createdBy = `trackctl ${ctx.version}`;
-    if (path === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, { createdBy }) };
-    const sink = await openFile(path, () => openParquetFile(path, { createdBy }));
+    const { historyMetadata, openParquetFile, openParquetStream, pageCodec } = await import('../../io/parquet/index.js');
+    const options = { createdBy: `trackctl ${ctx.version}`, codec: await pageCodec(plan.compression), metadata: historyMetadata(ctx.version, plan.window, ctx.clock.now()) };
+    if (path === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, options) };
+    const sink = await openFile(path, () => openParquetFile(path, options));
     ctx.onDispose(() => sink.discard());
     // The sink's end() syncs the file and renames it into place.
     return { out, channel: { pipe: false, acknowledge: async () => undefined, finish: async () => undefined }, parquet: sink };

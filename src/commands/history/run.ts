@@ -7,8 +7,9 @@ import { parsePlan, type HistoryOptions } from './options.js';
 import { checkOutput, HISTORY_OUTPUTS } from './output.js';
 
 export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
-  const plan = parsePlan(args, opts, ctx.clock.now());
+  const plan = parsePlan(args, opts, ctx.clock.now(), ctx.env);
   const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS);
+  if (plan.compressionGiven && format !== 'parquet') throw new UsageError('--compression sets the codec of -o parquet');
   checkOutput(ctx, plan, format);
   if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');
   if (ctx.globals.raw) return runRaw(ctx, plan.fleet, plan.follow || plan.checkpoint !== undefined, plan.id, plan.window);

@@ -69,7 +69,8 @@ export function registerReport(program: Command, ctx: Context): void {
       .option('--all-units', 'every unit of the account')
       .option('--from <time>', 'reports dated after this time (default: 24 hours ago)')
       .option('--to <time>', 'reports dated up to this time (default: now)')
-      .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)');
+      .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
+      .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)');
     if (kind === 'geofence') cmd.option('--geofence <file>', 'GeoJSON FeatureCollection of Polygons/MultiPolygons, each named by a "name" property');
     cmd.option('--tz <zone>', 'IANA time zone of the days of summary (default: this machine\'s)');
     cmd

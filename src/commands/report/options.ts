@@ -2,6 +2,7 @@
 import type { HistoryQuery } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseShard, type Shard } from '../../lake/shard.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
 import { parseConcurrency } from '../validate.js';
@@ -22,6 +23,7 @@ export interface ReportOptions {
   speedThreshold?: string;
   reorderWindow?: string;
   motionState?: boolean;
+  shard?: string;
 }
 
 export interface ReportPlan {
@@ -31,6 +33,8 @@ export interface ReportPlan {
   params: ReportParams;
   tz: string;
   geofence: string | undefined;
+  /** --shard K/N: only the units of this shard (lake/shard.ts). */
+  shard: Shard | undefined;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -55,7 +59,7 @@ function duration(value: string | undefined, flag: string): number | undefined {
   }
 }
 
-export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean): ReportPlan {
+export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean, env: Readonly<Record<string, string | undefined>> = {}): ReportPlan {
   const selection = parseSelection(args, opts);
   const now = Math.floor(nowMs / 1000);
   const to = time(opts.to, '--to', nowMs) ?? now;
@@ -74,5 +78,5 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
   const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
   const window: ReportPlan['window'] = { from, to };
-  return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence };
+  return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence, shard: parseShard(opts.shard, env) };
 }

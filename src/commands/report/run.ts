@@ -6,6 +6,7 @@
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
+import { unitsOfShard } from '../../lake/shard.js';
 import { openStream, type Column, type Rec } from '../../io/output.js';
 import { startProgress } from '../../io/progress.js';
 import { openGeoStream, type GeoRecord } from '../../io/report-geo.js';
@@ -99,7 +100,7 @@ function geoRecord(kind: Kind, rec: Rec): GeoRecord {
 
 export function runFor(kind: Kind): Run<ReportOptions> {
   return async (args, opts, ctx) => {
-    const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence');
+    const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence', ctx.env);
     const { format, out } = await ctx.outputAs(FORMATS[kind]);
     const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
     const geo = format === 'geojson' || format === 'gpx' || format === 'html';
@@ -126,7 +127,8 @@ export function runFor(kind: Kind): Run<ReportOptions> {
       end = () => stream.end();
     }
     const api = await ctx.api();
-    const units = await resolveUnits(api, plan.selection);
+    const selected = await resolveUnits(api, plan.selection);
+    const units = plan.shard ? unitsOfShard(selected, plan.shard) : selected;
     const progress = startProgress(ctx.io, { label: `report ${kind}:`, total: units.length, unit: 'units', quiet: ctx.globals.quiet || out.tty, env: ctx.env });
     ctx.onDispose(() => progress.stop());
     const engine = new FleetEngine(units, { concurrency: plan.concurrency, say: (m) => ctx.io.err(m) });

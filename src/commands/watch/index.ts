@@ -47,6 +47,7 @@ export function registerWatch(program: Command, ctx: Context): void {
     .option('--low-battery <pct>', 'battery percentage below which a unit is low (default 20)')
     .option('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events')
     .option('--checkpoint <file>', 'resume from FILE and save cursors and states to it after each round')
+    .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
     .addHelpText('after', HELP)
     .addHelpText(
       'after',

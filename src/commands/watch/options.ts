@@ -2,6 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../io/format-time.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseShard, type Shard } from '../../lake/shard.js';
 
 export interface WatchOptions {
   group?: string;
@@ -12,6 +13,7 @@ export interface WatchOptions {
   lowBattery?: string;
   geofence?: string;
   checkpoint?: string;
+  shard?: string;
 }
 
 export interface WatchPlan {
@@ -21,6 +23,8 @@ export interface WatchPlan {
   lowBatteryPct: number;
   geofence: string | undefined;
   checkpoint: string | undefined;
+  /** --shard K/N: only the units of this shard (lake/shard.ts). */
+  shard: Shard | undefined;
 }
 
 export const DEFAULT_INTERVAL = '30s';
@@ -45,7 +49,7 @@ export function parsePercent(value: string): number {
   return pct;
 }
 
-export function parseWatchPlan(args: string[], opts: WatchOptions): WatchPlan {
+export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly<Record<string, string | undefined>> = {}): WatchPlan {
   // No selection at all watches every unit.
   const none = args.length === 0 && opts.group === undefined && opts.category === undefined && !opts.allUnits;
   const selection = parseSelection(args, none ? { allUnits: true } : opts);
@@ -58,5 +62,6 @@ export function parseWatchPlan(args: string[], opts: WatchOptions): WatchPlan {
     lowBatteryPct: opts.lowBattery === undefined ? DEFAULT_LOW_BATTERY : parsePercent(opts.lowBattery),
     geofence: opts.geofence,
     checkpoint: opts.checkpoint,
+    shard: parseShard(opts.shard, env),
   };
 }

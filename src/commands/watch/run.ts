@@ -14,6 +14,7 @@ import type { Api } from '../../api/client.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
+import { unitsOfShard } from '../../lake/shard.js';
 import type { OutputOptions } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
 import { compactJson } from '../../io/render/json.js';
@@ -48,7 +49,7 @@ export const WATCH_FORMATS = ['table', 'ndjson', 'json'] as const;
 const CONCURRENCY = 8;
 
 export const run: Run<WatchOptions> = async (args, opts, ctx) => {
-  const plan = parseWatchPlan(args, opts);
+  const plan = parseWatchPlan(args, opts, ctx.env);
   if (ctx.globals.raw) throw new UsageError('--raw cannot be used with watch: it writes events, not the service\'s replies');
   const { format, out } = await ctx.outputAs(WATCH_FORMATS);
   const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
@@ -121,7 +122,8 @@ class Watch {
     const all = await getAllUnits(api);
     this.clock(all.serverTime);
     const known = snapshots(all);
-    const units = await resolveUnits(api, this.plan.selection);
+    const selected = await resolveUnits(api, this.plan.selection);
+    const units = this.plan.shard ? unitsOfShard(selected, this.plan.shard) : selected;
     this.title = `trackctl watch: ${describeSelection(this.plan.selection)}`;
     if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
     const start = all.serverTime ?? Math.floor(this.ctx.clock.now() / 1000);

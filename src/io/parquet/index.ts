@@ -7,3 +7,5 @@ export { PARQUET_COLUMNS, REPORT_COLUMNS, type ParquetColumn, type ColumnKind } 
 export {
   DEFAULT_ROW_GROUP_ROWS, openParquetFile, openParquetStream, parquetSchema, type ParquetFileSink, type ParquetSinkOptions,
 } from './writer.js';
+export { COMPRESSIONS, DEFAULT_COMPRESSION, pageCodec, type Compression, type PageCodec } from './codecs.js';
+export { historyMetadata, SCHEMA_VERSION } from './metadata.js';

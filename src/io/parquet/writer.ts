@@ -3,7 +3,8 @@
  * column buffers and written out as one row group each time a group fills
  * (DEFAULT_ROW_GROUP_ROWS), so memory holds at most one row group whatever the total.
  * The footer (schema, row-group index) is written by end(); before it, the bytes are
- * not a readable file. Encoding is hyparquet-writer's (dictionary/plain pages, snappy).
+ * not a readable file. Encoding is hyparquet-writer's (dictionary/plain pages); the page
+ * codec is chosen with --compression (codecs.ts), snappy when none is given.
  *
  * Two ways out, both a HistorySink:
  * - openParquetFile(path): a temporary file beside `path`, renamed over it by end() once
@@ -15,6 +16,7 @@ import { ByteWriter, ParquetWriter, type ColumnSource, type SchemaElement } from
 import type { HistoryItem } from '../../api/history.js';
 import type { HistorySink } from '../geo/sink.js';
 import { openOutputFile, writeChunk } from '../output-file.js';
+import type { PageCodec } from './codecs.js';
 import { ColumnBuffers, PARQUET_COLUMNS, type ColumnKind } from './columns.js';
 
 /** Rows per row group: big enough for good compression and fast scans, small enough to keep memory flat. */
@@ -32,6 +34,10 @@ export interface ParquetSinkOptions {
   rowGroupRows?: number;
   /** The file's `created_by`, e.g. `trackctl 1.2.0`. */
   createdBy?: string;
+  /** The page codec (pageCodec()); snappy when not given. */
+  codec?: PageCodec;
+  /** Key-value metadata of the file's footer (schema version, units, the window). */
+  metadata?: Readonly<Record<string, string>>;
 }
 
 /** A Parquet file being written: end() renames it into place; discard() removes the temporary file. */
@@ -98,7 +104,14 @@ class ParquetSink implements HistorySink {
   constructor(emit: Emit, opts: ParquetSinkOptions) {
     this.rowGroupRows = opts.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
     if (!Number.isInteger(this.rowGroupRows) || this.rowGroupRows < 1) throw new RangeError(`rowGroupRows must be a positive integer, got ${this.rowGroupRows}`);
-    this.parquet = new ParquetWriter({ writer: new ChunkWriter(emit), schema: parquetSchema(), createdBy: opts.createdBy ?? 'trackctl' });
+    const kvMetadata = Object.entries(opts.metadata ?? {}).map(([key, value]) => ({ key, value }));
+    this.parquet = new ParquetWriter({
+      writer: new ChunkWriter(emit),
+      schema: parquetSchema(),
+      createdBy: opts.createdBy ?? 'trackctl',
+      ...(opts.codec ?? { codec: 'SNAPPY' }),
+      ...(kvMetadata.length > 0 ? { kvMetadata } : {}),
+    });
   }
 
   async write(items: readonly HistoryItem[]): Promise<void> {

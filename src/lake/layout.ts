@@ -1,0 +1,56 @@
+/**
+ * The lake's names: `day=YYYY-MM-DD/part-<run>-<n>.<ext>` (UTC days) or, by unit,
+ * `did=<did>/part-<run>-<n>.<ext>`. Hive-style folders, so DuckDB, Spark, Trino, Athena and
+ * pyarrow read the tree as one table with a `day` (or `did`) column. A run id sorts by time
+ * and is unique across workers writing the same prefix at once (the shards of a fleet).
+ */
+import { randomBytes } from 'node:crypto';
+import type { HistoryItem } from '../api/history.js';
+import { UsageError } from '../errors.js';
+
+export type LakePartition = 'day' | 'unit';
+
+/** Default --max-file-size: the size engines read best from object storage. */
+export const DEFAULT_MAX_FILE_BYTES = 128 * 1024 * 1024;
+
+
+/** Hive's name for a partition whose value is missing (a report without a date): readers take it as null. */
+export const NULL_PARTITION = '__HIVE_DEFAULT_PARTITION__';
+
+/** `20261124T083000Z-1a2b3c`: the start time, then randomness for runs that start together. */
+export function newRunId(nowMs: number, random: () => string = () => randomBytes(3).toString('hex')): string {
+  const stamp = new Date(nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return `${stamp}-${random()}`;
+}
+
+/** The partition folder a report belongs in: `day=2026-11-24`, or `did=2004` by unit. */
+export function partitionOf(item: HistoryItem, did: number, by: LakePartition): string {
+  if (by === 'unit') return `did=${did}`;
+  const d = item.feature.properties.date;
+  return typeof d === 'number' && Number.isFinite(d) && Math.abs(d) < 8.64e12 ? `day=${new Date(d * 1000).toISOString().slice(0, 10)}` : `day=${NULL_PARTITION}`;
+}
+
+export function partKey(partition: string, runId: string, n: number, ext: string): string {
+  return `${partition}/part-${runId}-${n}.${ext}`;
+}
+
+/** A unit's reports of one partition in date order (stable: equal dates keep the service's order; undated last). */
+export function byDate(items: HistoryItem[]): HistoryItem[] {
+  const date = (i: HistoryItem): number => {
+    const d = i.feature.properties.date;
+    return typeof d === 'number' && Number.isFinite(d) ? d : Infinity;
+  };
+  return items.sort((a, b) => {
+    const x = date(a);
+    const y = date(b);
+    return x === y ? 0 : x < y ? -1 : 1;
+  });
+}
+
+/** Schemes --out-dir takes: a local path (no scheme) or s3://. */
+export function outDirScheme(outDir: string): 'local' | 's3' {
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(outDir);
+  if (!m) return 'local';
+  if (m[1]!.toLowerCase() === 's3') return 's3';
+  throw new UsageError(`--out-dir ${outDir}: ${m[1]}:// is not supported; use a local directory or s3://bucket/prefix`);
+}

@@ -1,0 +1,67 @@
+/**
+ * A real S3 API server on 127.0.0.1 for the lake tests: s3rver (a devDependency), run in
+ * a child process with its own directory and bucket, signatures checked against its
+ * credentials. On Node 17 and later it needs the legacy OpenSSL provider (its listing
+ * tokens use a cipher that OpenSSL 3 hides), so the child gets
+ * NODE_OPTIONS=--openssl-legacy-provider. A server that cannot start fails the test.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const S3_BUCKET = 'lake';
+const KEY = 'S3RVER';
+
+export interface S3Server {
+  endpoint: string;
+  /** The AWS environment that points trackctl (and pyarrow) at this server. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+const CHILD = String.raw`
+const S3rver = require('s3rver');
+const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: process.argv[1], configureBuckets: [{ name: process.argv[2] }] });
+server.run().then((a) => process.stdout.write(JSON.stringify({ port: a.port }) + '\n'), (err) => { console.error(err); process.exit(1); });
+`;
+
+export async function startS3Server(root: string): Promise<S3Server> {
+  const dir = mkdtempSync(join(tmpdir(), 'trackctl-s3rver-'));
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, dir, S3_BUCKET], {
+    cwd: root,
+    env: { ...process.env, NODE_OPTIONS: '--openssl-legacy-provider' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`s3rver did not start in 60 s: ${err}`)), 60_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /"port":(\d+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`s3rver exited (${code}) before it listened: ${err}`));
+    });
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    env: { AWS_ACCESS_KEY_ID: KEY, AWS_SECRET_ACCESS_KEY: KEY, AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_S3: endpoint },
+    async close() {
+      if (child.exitCode === null) {
+        const gone = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await gone;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
