@@ -80,11 +80,26 @@ function toNumber(v: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * The int64 columns (aid, did) hold a few values many times over: one BigInt each, kept,
+ * instead of one allocation per cell (which the garbage collector then spent its time on).
+ */
+const BIGINTS = new Map<number, bigint>();
+const MAX_KEPT_BIGINTS = 100_000;
+function bigintOf(n: number): bigint {
+  let b = BIGINTS.get(n);
+  if (b === undefined) {
+    b = BigInt(n);
+    if (BIGINTS.size < MAX_KEPT_BIGINTS) BIGINTS.set(n, b);
+  }
+  return b;
+}
+
 const CONVERT: Record<ColumnKind, Convert> = {
   double: toNumber,
   int64: (v) => {
     const n = toNumber(v);
-    return n !== undefined && Number.isSafeInteger(n) ? BigInt(n) : undefined;
+    return n !== undefined && Number.isSafeInteger(n) ? bigintOf(n) : undefined;
   },
   int32: (v) => {
     const n = toNumber(v);
