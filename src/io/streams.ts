@@ -4,6 +4,7 @@
  * Only src/io/ writes to the terminal.
  */
 import type { Readable, Writable } from 'node:stream';
+import { newlineAfterTornLine } from './torn-line.js';
 
 export interface IO {
   readonly stdout: Writable;
@@ -86,6 +87,17 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     }
     return process.stdout;
   };
+  // Data starts on a line of its own, even appended after a killed run's torn line (torn-line.ts).
+  let lineChecked = false;
+  const data = (): Writable => {
+    const stream = stdout();
+    if (!lineChecked) {
+      lineChecked = true;
+      const newline = newlineAfterTornLine(1);
+      if (newline !== '') stream.write(newline);
+    }
+    return stream;
+  };
   const stderr = (): Writable => {
     if (!stderrReady) {
       stderrReady = true;
@@ -113,8 +125,8 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       return Boolean(process.stdin.isTTY);
     },
     columns: () => process.stdout.columns || process.stderr.columns || Number(env.COLUMNS) || 80,
-    out: (text) => writeTo(stdout(), text),
-    outBytes: (bytes) => writeTo(stdout(), bytes),
+    out: (text) => writeTo(data(), text),
+    outBytes: (bytes) => writeTo(data(), bytes),
     err: (text) => {
       stderr().write(text.endsWith('\n') ? text : `${text}\n`);
     },
