@@ -4,6 +4,7 @@
  * Only src/io/ writes to the terminal.
  */
 import type { Readable, Writable } from 'node:stream';
+import { localIOError } from '../errors.js';
 import { newlineAfterTornLine } from './torn-line.js';
 
 export interface IO {
@@ -50,7 +51,7 @@ function writeTo(stream: Writable, text: string | Uint8Array): Promise<void> {
     const settle = (err?: Error | null): void => {
       stream.off('drain', settle);
       stream.off('close', settle);
-      if (err && (err as NodeJS.ErrnoException).code !== 'EPIPE') reject(err);
+      if (err && (err as NodeJS.ErrnoException).code !== 'EPIPE') reject(localIOError(err, 'stdout'));
       else resolve();
     };
     if (stream.write(text, (err) => err && settle(err))) resolve();
@@ -80,10 +81,9 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdout = (): Writable => {
     if (!stdoutReady) {
       stdoutReady = true;
-      // The failed write itself is settled in writeTo; this keeps the stream's error event from crashing.
-      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-        if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
-      });
+      // The failed write itself is settled in writeTo, whose rejection is the one report of it
+      // (a full disk fails every later write too); this keeps the error event from crashing.
+      process.stdout.on('error', () => undefined);
     }
     return process.stdout;
   };

@@ -6,7 +6,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../../atomic-file.js';
-import { TrackctlError, UsageError } from '../../errors.js';
+import { localIOError, UsageError } from '../../errors.js';
 import { Cursor } from './cursor.js';
 
 const KIND = 'trackctl history checkpoint';
@@ -71,10 +71,10 @@ export async function saveCheckpoint(file: string, scope: CheckpointScope, curso
     seen: [...cursor.seen],
     savedAt: new Date(nowMs).toISOString(),
   };
-  await mkdir(dirname(file), { recursive: true });
   try {
+    await mkdir(dirname(file), { recursive: true });
     await writeFileAtomic(file, `${JSON.stringify(data)}\n`);
   } catch (err) {
-    throw new TrackctlError(`cannot save checkpoint ${file}: ${(err as Error).message}`);
+    throw localIOError(err, `checkpoint ${file}`, 'save');
   }
 }

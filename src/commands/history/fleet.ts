@@ -14,7 +14,7 @@ import type { Api } from '../../api/client.js';
 import type { HistoryItem, HistoryQuery } from '../../api/history.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, InterruptedError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, InterruptedError, LocalIOError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/geo/sink.js';
@@ -149,7 +149,8 @@ class FleetRun {
   }
 
   private unitFailed(s: UnitState, err: unknown): void {
-    if (err instanceof AuthError || err instanceof InterruptedError || !(err instanceof TrackctlError)) {
+    // A failed local write (a full disk) would fail every unit alike: the run stops, and says it once.
+    if (err instanceof AuthError || err instanceof InterruptedError || err instanceof LocalIOError || !(err instanceof TrackctlError)) {
       this.fatal ??= err;
       this.stop.abort();
       return;

@@ -3,7 +3,7 @@
  * file put in place when whole. Parquet (a binary file) is loaded only when asked for.
  */
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { localIOError, UsageError } from '../../errors.js';
 import { HISTORY_FORMATS, openHistorySink, type HistorySink, type SinkOptions } from '../../io/geo/sink.js';
 import type { OutputOptions } from '../../io/output.js';
 import type { HistoryPlan } from './options.js';
@@ -44,7 +44,7 @@ export async function openOutput(
   const { openOutputFile, ioWithStdout } = await import('../../io/output-file.js');
   const file = await openFile(path, () => openOutputFile(path));
   ctx.onDispose(() => file.discard());
-  const sink = openHistorySink({ ...opts, format, out: { ...out, io: ioWithStdout(out.io, file.stream), tty: false, color: false } });
+  const sink = openHistorySink({ ...opts, format, out: { ...out, io: ioWithStdout(out.io, file.stream, `--output-file ${path}`), tty: false, color: false } });
   return {
     get count() {
       return sink.count;
@@ -53,7 +53,7 @@ export async function openOutput(
     flush: () => sink.flush(),
     async end() {
       await sink.end();
-      await file.commit();
+      await file.commit().catch((err: unknown) => Promise.reject(localIOError(err, `--output-file ${path}`)));
     },
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
-import { AuthError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
+import { AuthError, LocalIOError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { resolveUnits, type SelectedUnit } from '../../fleet/select.js';
 import { openStream, type Column, type Rec } from '../../io/output.js';
@@ -139,7 +139,8 @@ export function runFor(kind: Kind): Run<ReportOptions> {
           progress.tick();
         } catch (err) {
           progress.tick(false);
-          if (err instanceof AuthError || !(err instanceof TrackctlError)) {
+          // A failed local write (a full disk) would fail every unit alike: the run stops, and says it once.
+          if (err instanceof AuthError || err instanceof LocalIOError || !(err instanceof TrackctlError)) {
             fatal ??= err;
             stop.abort();
           } else {
