@@ -1,7 +1,8 @@
 /**
  * Typed errors. Every failure a user can meet is one of these classes, and
  * `exitCodeFor` is the single place that maps them to the exit codes of the
- * design (0 ok, 1 service, 2 usage, 3 auth, 4 not found, 6 network, 7 partial, 130 interrupted).
+ * design (0 ok, 1 failed here or at the service, 2 usage, 3 auth, 4 not found, 6 network, 7 partial,
+ * 130 interrupted).
  */
 
 export const ExitCode = {
@@ -75,6 +76,59 @@ export class Reported extends TrackctlError {
     super(summary);
     this.failure = failure;
   }
+}
+
+/**
+ * A local file or stream could not be written or read (a full disk, a directory that is
+ * a file, no permission). Exit 1, "failed, here or at the service"; the message names the path.
+ */
+export class LocalIOError extends TrackctlError {
+  readonly path: string;
+  readonly code: string | undefined;
+  constructor(message: string, path: string, code: string | undefined, options?: { cause?: unknown; hint?: string }) {
+    super(message, options);
+    this.path = path;
+    this.code = code;
+  }
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
+  EFBIG: 'file too large',
+  EROFS: 'read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EISDIR: 'is a directory',
+  ENOENT: 'no such file or directory',
+  EEXIST: 'exists already',
+  EIO: 'input/output error',
+  EMFILE: 'too many open files',
+};
+
+/** Whether a Node error is one of the file system's (a full disk, a missing directory…), not the network's. */
+export function isLocalIOFailure(err: unknown): boolean {
+  const code = errnoCode(err);
+  return code !== undefined && code in ERRNO_TEXT;
+}
+
+/** The errno code of a Node error (ENOSPC…), if it has one. */
+export function errnoCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+/**
+ * A failed local write as a LocalIOError naming `target` ("stdout", "--output-file FILE", a path);
+ * errors of ours pass through unchanged, so a failure is wrapped (and printed) once.
+ */
+export function localIOError(err: unknown, target: string, verb = 'write'): TrackctlError {
+  if (err instanceof TrackctlError) return err;
+  const code = errnoCode(err);
+  const message = err instanceof Error ? err.message : String(err);
+  const reason = code === undefined ? message : `${ERRNO_TEXT[code] ?? message.replace(/^E[A-Z0-9]+: /, '')} (${code})`;
+  return new LocalIOError(`cannot ${verb} ${target}: ${reason}`, target, code, { cause: err });
 }
 
 /** Ctrl-C at a prompt or SIGINT during work. */

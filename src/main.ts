@@ -3,7 +3,7 @@
  * The only place that decides a process exit code.
  */
 import { createContext } from './context.js';
-import { ExitCode, Reported, TrackctlError, exitCodeFor } from './errors.js';
+import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
 import { buildProgram } from './program.js';
 
@@ -40,7 +40,8 @@ export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.Proc
   }
 }
 
-function reportError(err: unknown, io: IO, env: NodeJS.ProcessEnv): number {
+function reportError(thrown: unknown, io: IO, env: NodeJS.ProcessEnv): number {
+  const err = fromSystemError(thrown);
   const code = exitCodeFor(err);
   if (err instanceof Reported) {
     if (err.message !== '') io.err(`error: ${err.message}`);
@@ -54,6 +55,17 @@ function reportError(err: unknown, io: IO, env: NodeJS.ProcessEnv): number {
     io.err(`error: ${String(err)}`);
   }
   return code;
+}
+
+/**
+ * A file system error that no layer named (`EEXIST: file already exists, mkdir '/etc/passwd'`)
+ * still says what it was doing and where: "cannot mkdir /etc/passwd: exists already (EEXIST)".
+ */
+function fromSystemError(err: unknown): unknown {
+  if (err instanceof TrackctlError || !isLocalIOFailure(err)) return err;
+  const { path, syscall } = err as { path?: unknown; syscall?: unknown };
+  if (typeof path !== 'string') return localIOError(err, 'a local file');
+  return localIOError(err, path, typeof syscall === 'string' ? syscall : 'write');
 }
 
 /** commander's exits (help shown, usage error already printed) carry a "commander." code. */

@@ -25,6 +25,10 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function getAllUnits(api: Api): Promise<AllUnits> {
   const res = await api.call({ method: 'GET', path: '/all-units/' });
   const body = parseJsonObject(res);
+  // JSON with neither `success` nor a collection is not the service's (a proxy's page): never an empty fleet.
+  if (!('success' in body) && !['devices', 'sensors', 'trackedUsers', 'dispatchers'].some((name) => name in body)) {
+    throw new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): neither "success", the unit collections nor "error": ${excerpt(res.text)}`, res.status);
+  }
   const collection = <T>(name: string, idKey: string, normalise: (rec: unknown) => unknown): T[] => {
     // A collection in any JSON form (keyed object, array, null or left out); see collectionValues.
     const records = collectionValues(body[name]);

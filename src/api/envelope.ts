@@ -24,10 +24,21 @@ function shapeError(res: HttpResponse, what: string): ApiError {
 }
 
 /**
+ * Every reply of the service carries `success` (or, failing, `error`, which
+ * parseJsonObject turns into its error already). JSON with neither is not the
+ * service's (a proxy's or a gateway's page): reading its missing `result` as "no
+ * records" would list nothing with exit 0, and `apply` would plan to create every unit.
+ */
+export function checkEnvelope(res: HttpResponse, body: Record<string, unknown>): void {
+  if (!('success' in body) && !('result' in body)) throw shapeError(res, 'neither "success", "result" nor "error"');
+}
+
+/**
  * The records of `result`, in any JSON form of a collection (see collectionValues):
  * an object keyed by id, an array, or null / absent for none.
  */
 function resultRecords(res: HttpResponse, body: Record<string, unknown>, nested: boolean): unknown[] {
+  checkEnvelope(res, body);
   let result = body.result;
   // Membership replies wrap the record once more: {result: {result: {<id>: record}}}.
   if (nested && isObject(result) && 'result' in result && Object.keys(result).length === 1) result = result.result;
@@ -64,11 +75,12 @@ export function decodeOne<T>(res: HttpResponse, idKey: string, opts: { nested?: 
 }
 
 /**
- * A reply that carries only `success`. An empty body, or one without the message (but
- * without an error either: parseJsonObject throws on those), is a success too.
+ * A reply that carries only `success`. An empty body is a success too (a 204 from
+ * a gateway in front of the service); JSON must have the envelope (checkEnvelope).
  */
 export function decodeSuccess(res: HttpResponse): string {
   if (res.text.trim() === '') return '';
   const body = parseJsonObject(res);
+  checkEnvelope(res, body);
   return typeof body.success === 'string' ? body.success : '';
 }

@@ -261,13 +261,17 @@ export class FeatureSplitter {
   /**
    * End of body: throws unless the reply was complete. A reply whose body is an error
    * (no `success`, an `error`: see errorInSuccess) fails with the service's text. No
-   * reports in any JSON form (`[]`, `{}`, null, or no `features` at all) is an empty history.
+   * reports in any JSON form (`[]`, `{}`, null, or no `features` beside `success`) is an empty history.
    */
   end(): void {
     const read = `status ${this.status}, ${this.bytes} bytes, ${this.count} reports read`;
     if (this.state !== S.Done) throw new ApiError(`the history reply ended before its JSON was complete (${read}): …${excerpt(this.tail, 160)}`, this.status);
     const failure = errorInSuccess(this.envelope);
     if (failure !== undefined) throw errorReplyError(this.status, failure, (text) => excerpt(text, 300));
+    // JSON that is not the service's (a proxy's page): never an empty history that a checkpoint would then skip.
+    if (!this.sawFeatures && !('success' in this.envelope) && !('features' in this.envelope)) {
+      throw new ApiError(`the history reply has neither "success", "features" nor "error" (${read}): ${excerpt(this.tail, 160)}`, this.status);
+    }
     const features = this.envelope.features;
     if (!this.sawFeatures && features !== undefined && collectionValues(features)?.length !== 0) {
       throw new ApiError(`the history reply's "features" is not an array (${read}): ${excerpt(this.tail, 160)}`, this.status);

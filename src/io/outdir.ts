@@ -15,7 +15,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HistoryItem } from '../api/history.js';
-import { UsageError } from '../errors.js';
+import { localIOError, UsageError } from '../errors.js';
 import type { HistorySink } from './geo/sink.js';
 import type { IO } from './streams.js';
 import { syncDir } from '../atomic-file.js';
@@ -212,8 +212,8 @@ export function fileIO(path: string): { io: IO; close(): Promise<void> } {
   });
   const write = (text: string): Promise<void> =>
     new Promise((resolve, reject) => {
-      if (failure) return reject(failure);
-      if (stream.write(text, (err) => err && reject(err))) resolve();
+      if (failure) return reject(localIOError(failure, path));
+      if (stream.write(text, (err) => err && reject(localIOError(err, path)))) resolve();
       else stream.once('drain', resolve);
     });
   const io: IO = {
@@ -241,7 +241,7 @@ export function fileIO(path: string): { io: IO; close(): Promise<void> } {
           stream.once('error', reject);
         });
       }
-      if (failure) throw failure;
+      if (failure) throw localIOError(failure, path);
       const handle = await open(path, 'r+');
       try {
         await handle.sync();

@@ -15,6 +15,7 @@ import { processAlive } from '../auth/lock.js';
 import { randomHex } from '../random.js';
 import type { IO } from './streams.js';
 import { syncDir } from '../atomic-file.js';
+import { localIOError } from '../errors.js';
 
 export interface OutputFile {
   readonly path: string;
@@ -114,8 +115,8 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   };
 }
 
-/** An IO whose stdout is `stream` (not a terminal); stderr, stdin and width are `base`'s. */
-export function ioWithStdout(base: IO, stream: Writable): IO {
+/** An IO whose stdout is `stream` (not a terminal); stderr, stdin and width are `base`'s; `target` names it in errors. */
+export function ioWithStdout(base: IO, stream: Writable, target = 'the output file'): IO {
   return {
     stdout: stream,
     get stderr() {
@@ -132,10 +133,10 @@ export function ioWithStdout(base: IO, stream: Writable): IO {
       return base.stdinIsTTY;
     },
     columns: () => base.columns(),
-    out: (text) => writeChunk(stream, text),
+    out: (text) => writeChunk(stream, text).catch((err: unknown) => Promise.reject(localIOError(err, target))),
     err: (text) => base.err(text),
     flush: async () => {
-      await writeChunk(stream, '');
+      await writeChunk(stream, '').catch((err: unknown) => Promise.reject(localIOError(err, target)));
       await base.flush();
     },
   };

@@ -5,7 +5,8 @@
  */
 import { fstat, fstatSync, fsync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { DeliveryError } from '../errors.js';
+import { DeliveryError, localIOError } from '../errors.js';
+import { newlineAfterTornLine } from './torn-line.js';
 
 export interface IO {
   readonly stdout: Writable;
@@ -60,7 +61,7 @@ function writeTo(stream: Writable, text: string | Uint8Array): Promise<void> {
       stream.off('drain', settle);
       stream.off('close', settle);
       if (err) noteFailure(stream, err);
-      if (err && (err as NodeJS.ErrnoException).code !== 'EPIPE') reject(err);
+      if (err && (err as NodeJS.ErrnoException).code !== 'EPIPE') reject(localIOError(err, 'stdout'));
       else resolve();
     };
     if (stream.write(text, (err) => err && settle(err))) resolve();
@@ -150,13 +151,22 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdout = (): Writable => {
     if (!stdoutReady) {
       stdoutReady = true;
-      // The failed write itself is settled in writeTo; this keeps the stream's error event from crashing.
-      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-        noteFailure(process.stdout, err);
-        if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
-      });
+      // The failed write itself is settled in writeTo, whose rejection is the one report of it
+      // (a full disk fails every later write too); this keeps the error event from crashing.
+      process.stdout.on('error', (err: NodeJS.ErrnoException) => noteFailure(process.stdout, err));
     }
     return process.stdout;
+  };
+  // Data starts on a line of its own, even appended after a killed run's torn line (torn-line.ts).
+  let lineChecked = false;
+  const data = (): Writable => {
+    const stream = stdout();
+    if (!lineChecked) {
+      lineChecked = true;
+      const newline = newlineAfterTornLine(1);
+      if (newline !== '') stream.write(newline);
+    }
+    return stream;
   };
   const stderr = (): Writable => {
     if (!stderrReady) {
@@ -185,8 +195,8 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
       return Boolean(process.stdin.isTTY);
     },
     columns: () => process.stdout.columns || process.stderr.columns || Number(env.COLUMNS) || 80,
-    out: (text) => writeTo(stdout(), text),
-    outBytes: (bytes) => writeTo(stdout(), bytes),
+    out: (text) => writeTo(data(), text),
+    outBytes: (bytes) => writeTo(data(), bytes),
     err: (text) => {
       stderr().write(text.endsWith('\n') ? text : `${text}\n`);
     },

@@ -6,8 +6,10 @@
  * are depots and sites, small enough that the curvature of edges does not matter.
  * Rings crossing the antimeridian are not supported.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { checkJsonNesting } from './json-bounds.js';
+import { ringCrossing } from './ring-check.js';
 
 /** A closed ring as flat [lng0, lat0, lng1, lat1, …]; the closing position is kept. */
 export type Ring = Float64Array;
@@ -85,19 +87,39 @@ function parsePolygon(value: unknown, where: string, fail: (why: string) => neve
     });
     const n = flat.length;
     if (flat[0] !== flat[n - 2] || flat[1] !== flat[n - 1]) return fail(`${where}: ${which} is not closed (first and last positions differ)`);
+    const crossing = ringCrossing(flat);
+    if (crossing) {
+      const [lng, lat] = crossing.near;
+      return fail(`${where}: ${which} crosses or touches itself (the edges from positions ${crossing.edge + 1} and ${crossing.other + 1} meet, near [${lng}, ${lat}])`);
+    }
     return flat;
   });
 }
 
-/** Fences from a GeoJSON file; unreadable or invalid → UsageError (exit 2). */
+/**
+ * A geofence file is a few sites (kilobytes; a detailed national border is a few MB).
+ * Bounded before parsing: JSON.parse of 10 MB of "[" takes ~700 MB before it fails.
+ */
+export const MAX_FENCE_FILE_BYTES = 32 * 1024 * 1024;
+
+/** Fences from a GeoJSON file; unreadable, too large, too deep or invalid → UsageError (exit 2). */
 export async function loadFences(file: string): Promise<Fence[]> {
   let text: string;
   try {
+    const size = (await stat(file)).size;
+    if (size > MAX_FENCE_FILE_BYTES) {
+      throw new UsageError(`geofence file ${file} is ${(size / 1048576).toFixed(1)} MB, over the limit of ${MAX_FENCE_FILE_BYTES / 1048576} MB`, {
+        hint: 'Simplify the polygons (e.g. mapshaper -simplify, ogr2ogr -simplify) or split the file.',
+      });
+    }
     text = await readFile(file, 'utf8');
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read geofence file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
+  const tooDeep = checkJsonNesting(text, MAX_FENCE_NESTING);
+  if (tooDeep !== undefined) throw new UsageError(`${file}: not a geofence file (${tooDeep})`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -106,6 +128,9 @@ export async function loadFences(file: string): Promise<Fence[]> {
   }
   return parseFences(json, file);
 }
+
+/** FeatureCollection → features → Feature → geometry → coordinates → polygon → ring → position is 8 deep; room for extra properties. */
+const MAX_FENCE_NESTING = 32;
 
 /** Even-odd crossing test over one ring (ray towards +lng). */
 function crossings(ring: Ring, lng: number, lat: number): number {

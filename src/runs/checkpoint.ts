@@ -23,7 +23,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { HistoryQuery } from '../api/history.js';
 import { writeFileAtomic } from '../atomic-file.js';
-import { TrackctlError, UsageError } from '../errors.js';
+import { localIOError, UsageError } from '../errors.js';
 import { checkPending, type LakePending } from '../lake/journal.js';
 import { readCheckpointFile, readCheckpointText } from './checkpoint-file.js';
 import { Cursor } from './cursor.js';
@@ -192,7 +192,7 @@ export class RunCheckpoint<S = unknown> {
     try {
       await writeFileAtomic(this.file, `${JSON.stringify(data)}\n`);
     } catch (err) {
-      throw new TrackctlError(`cannot save checkpoint ${this.file}: ${(err as Error).message}`);
+      throw localIOError(err, `checkpoint ${this.file}`, 'save');
     }
   }
 }

@@ -11,7 +11,7 @@
  * - following, a unit's transient failure (network, 429, 5xx) is tried again next round,
  *   up to MAX_FAILED_POLLS rounds in a row, then the unit is given up.
  */
-import { ApiError, AuthError, DeliveryError, InterruptedError, NetworkError, TrackctlError } from '../errors.js';
+import { ApiError, AuthError, DeliveryError, InterruptedError, LocalIOError, NetworkError, TrackctlError } from '../errors.js';
 import { runPool } from '../fleet/pool.js';
 import { pause } from './interrupts.js';
 import { runOutcome, type Failure } from './outcome.js';
@@ -147,8 +147,9 @@ export class FleetEngine<T extends Unit> {
   }
 }
 
+/** A failed local write (a full disk) would fail every unit alike: the run stops, and says it once. */
 function isFatal(err: unknown): boolean {
-  return err instanceof AuthError || err instanceof InterruptedError || err instanceof DeliveryError || !(err instanceof TrackctlError);
+  return err instanceof AuthError || err instanceof InterruptedError || err instanceof DeliveryError || err instanceof LocalIOError || !(err instanceof TrackctlError);
 }
 
 function isTransient(err: unknown): boolean {

@@ -1,12 +1,13 @@
 /**
  * Fault injection, deterministic by seed. Spec: comma-separated kind=value items, e.g.
- *   latency=50ms,error=0.1,status=500|502|503,429=0.05,retry-after=1,drop=0.05,drop-after=0.05,truncate=0.02,html=0.02,seed=7
+ *   latency=50ms,error=0.1,status=500|502|503,429=0.05,retry-after=1,drop=0.05,drop-after=0.05,truncate=0.02,html=0.02,portal=0.01,seed=7
+ * (portal: a 200 JSON page of a proxy in front of the service, with no envelope).
  * Request n (counting only non-control requests since the spec was set) gets its fault
  * from hash(seed, n), so the same seed gives the same fault sequence.
  */
 import { hash32, unit } from './prng.js';
 
-export type FaultKind = 'none' | 'drop' | 'drop-after' | 'rate-limit' | 'error' | 'html' | 'truncate';
+export type FaultKind = 'none' | 'drop' | 'drop-after' | 'rate-limit' | 'error' | 'html' | 'portal' | 'truncate';
 
 export interface FaultSpec {
   latency: [number, number] | undefined;
@@ -18,6 +19,7 @@ export interface FaultSpec {
   dropAfter: number;
   truncate: number;
   html: number;
+  portal: number;
   seed: number | undefined;
 }
 
@@ -31,7 +33,7 @@ export interface FaultDecision {
 
 export const NO_FAULTS: FaultSpec = {
   latency: undefined, error: 0, statuses: [500, 502, 503], rateLimit: 0, retryAfter: 1,
-  drop: 0, dropAfter: 0, truncate: 0, html: 0, seed: undefined,
+  drop: 0, dropAfter: 0, truncate: 0, html: 0, portal: 0, seed: undefined,
 };
 
 function duration(value: string, item: string): number {
@@ -89,6 +91,7 @@ export function parseFaults(spec: string | undefined): FaultSpec {
       case 'drop-after': out.dropAfter = rate(value, item); break;
       case 'truncate': out.truncate = rate(value, item); break;
       case 'html': out.html = rate(value, item); break;
+      case 'portal': out.portal = rate(value, item); break;
       case 'seed': {
         const n = Number(value);
         if (!Number.isInteger(n) || n < 0) throw new Error(`fault spec: "${item}" needs a non-negative integer`);
@@ -97,11 +100,11 @@ export function parseFaults(spec: string | undefined): FaultSpec {
       }
       default:
         throw new Error(
-          `fault spec: unknown kind "${kind}" in "${item}" (kinds: latency, error, status, 429, retry-after, drop, drop-after, truncate, html, seed)`,
+          `fault spec: unknown kind "${kind}" in "${item}" (kinds: latency, error, status, 429, retry-after, drop, drop-after, truncate, html, portal, seed)`,
         );
     }
   }
-  const total = out.error + out.rateLimit + out.drop + out.dropAfter + out.truncate + out.html;
+  const total = out.error + out.rateLimit + out.drop + out.dropAfter + out.truncate + out.html + out.portal;
   if (total > 1) throw new Error(`fault spec: the rates add up to ${total}, more than 1`);
   return out;
 }
@@ -134,7 +137,7 @@ export class FaultInjector {
     let kind: FaultKind = 'none';
     const order: Array<[number, FaultKind]> = [
       [s.drop, 'drop'], [s.dropAfter, 'drop-after'], [s.rateLimit, 'rate-limit'],
-      [s.error, 'error'], [s.html, 'html'], [s.truncate, 'truncate'],
+      [s.error, 'error'], [s.html, 'html'], [s.portal, 'portal'], [s.truncate, 'truncate'],
     ];
     let acc = 0;
     for (const [p, k] of order) {

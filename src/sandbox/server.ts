@@ -42,6 +42,9 @@ export interface Sandbox {
 const HTML_502 =
   '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
+/** What a captive portal or a gateway in maintenance answers in JSON: a 200 with no envelope. */
+const PORTAL_200 = '{"status":"ok","page":"maintenance","message":"The service will be back shortly."}';
+
 function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
@@ -189,6 +192,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       reply = errorReply(new SandboxError(fault.status, 'server_error', `injected server error ${fault.status}`));
     } else if (fault.kind === 'html') {
       reply = { kind: 'text', status: 502, text: HTML_502, contentType: 'text/html', headers: {} };
+    } else if (fault.kind === 'portal') {
+      reply = { kind: 'text', status: 200, text: PORTAL_200, contentType: 'application/json', headers: {} };
     } else {
       reply = await dispatch(method, parts, pathError, rawBody, contentType, authHeader !== undefined, bearer, session, url);
     }

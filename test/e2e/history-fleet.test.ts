@@ -19,6 +19,9 @@ interface Feature {
 
 const HOUR = 3600;
 const T0 = Math.floor(Date.now() / 1000);
+const DAY = 24 * HOUR;
+/** An absolute --from: runs compared with each other must not take their window from two wall clocks. */
+const ago = (seconds: number): string => String(T0 - seconds);
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 const keyOf = (line: string): string => {
   const p = (JSON.parse(line) as Feature).properties;
@@ -68,12 +71,12 @@ describe('history of many units', () => {
 
   test('the merged stream holds exactly the reports of the single-unit runs, each unit in its own order', async () => {
     const ids = ['2004', '2005', '2016'];
-    const merged = await h.run(['history', ...ids, '--from', '6h', '-o', 'ndjson']);
+    const merged = await h.run(['history', ...ids, '--from', ago(6 * HOUR), '-o', 'ndjson']);
     assert.equal(merged.code, 0, merged.stderr);
     const all = lines(merged.stdout);
     let total = 0;
     for (const id of ids) {
-      const single = await h.run(['history', id, '--from', '6h', '-o', 'ndjson']);
+      const single = await h.run(['history', id, '--from', ago(6 * HOUR), '-o', 'ndjson']);
       assert.equal(single.code, 0, single.stderr);
       const own = lines(single.stdout);
       assert.ok(own.length > 0, `unit ${id} has reports`);
@@ -82,10 +85,10 @@ describe('history of many units', () => {
     }
     assert.equal(all.length, total);
     // csv and table carry the unit too
-    const csv = await h.run(['history', ...ids, '--from', '6h', '-o', 'csv']);
+    const csv = await h.run(['history', ...ids, '--from', ago(6 * HOUR), '-o', 'csv']);
     assert.equal(lines(csv.stdout).length, total + 1);
     assert.match(lines(csv.stdout)[0] ?? '', /\bdid\b/);
-    const tsv = await h.run(['history', ...ids, '--from', '6h']);
+    const tsv = await h.run(['history', ...ids, '--from', ago(6 * HOUR)]);
     assert.match(lines(tsv.stdout)[0] ?? '', /^UNIT\t/);
   });
 
@@ -103,7 +106,7 @@ describe('history of many units', () => {
       .sort();
     assert.ok(inGroup.length >= 3 && sensors.length >= 2);
     const didsOf = async (args: string[]): Promise<number[]> => {
-      const r = await h.run(['history', ...args, '--from', '8d', '-o', 'ndjson']);
+      const r = await h.run(['history', ...args, '--from', ago(8 * DAY), '-o', 'ndjson']);
       assert.equal(r.code, 0, r.stderr);
       return [...new Set(lines(r.stdout).map((l) => (JSON.parse(l) as Feature).properties.did))].sort();
     };
@@ -133,10 +136,10 @@ describe('history of many units', () => {
   });
 
   test('--out-dir partitions are complete files that jq, Python csv and xmllint read back', async (t) => {
-    const want = await h.run(['history', '--group', '101', '--from', '2d', '-o', 'ndjson']);
+    const want = await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '-o', 'ndjson']);
     const reference = new Set(lines(want.stdout).map(keyOf));
     const byDay = join(h.dir, 'by-day');
-    const r = await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', byDay, '--partition', 'day', '-o', 'ndjson']);
+    const r = await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '--out-dir', byDay, '--partition', 'day', '-o', 'ndjson']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '', 'nothing on stdout');
     const files = filesUnder(byDay);
@@ -160,7 +163,7 @@ describe('history of many units', () => {
       assert.equal(Number(jq.stdout.trim()), reference.size, jq.stderr);
     }
     const csvDir = join(h.dir, 'csv');
-    assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', csvDir, '-o', 'csv'])).code, 0);
+    assert.equal((await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '--out-dir', csvDir, '-o', 'csv'])).code, 0);
     if (needTool(t, 'python3')) {
       const py = spawnSync('python3', ['-c', 'import csv,glob,sys; print(sum(1 for f in glob.glob(sys.argv[1]+"/*.csv") for r in csv.DictReader(open(f, newline=""))))', csvDir], { encoding: 'utf8' });
       assert.equal(Number(py.stdout.trim()), reference.size, py.stderr);
@@ -168,7 +171,7 @@ describe('history of many units', () => {
     if (needPyarrow(t)) {
       // the day partitions in Parquet: pyarrow reads the directory as one dataset, every report once
       const pqDir = join(h.dir, 'parquet');
-      assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', pqDir, '--partition', 'day', '-o', 'parquet'])).code, 0);
+      assert.equal((await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '--out-dir', pqDir, '--partition', 'day', '-o', 'parquet'])).code, 0);
       assert.ok(filesUnder(pqDir).every((f) => /\/\d+\/\d{4}-\d{2}-\d{2}\.parquet$/.test(f)));
       const py = spawnSync('python3', ['-c', [
         'import glob, json, sys, pyarrow.parquet as pq',
@@ -182,17 +185,17 @@ describe('history of many units', () => {
       assert.equal(py.stdout.trim(), `${lines(want.stdout).length} ${new Set(lines(want.stdout).map((l) => { const p = (JSON.parse(l) as Feature).properties; return JSON.stringify([p.did, p.date, p.reportType, p.reportValue]); })).size}`);
     }
     const gpxDir = join(h.dir, 'gpx');
-    assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', gpxDir, '-o', 'gpx'])).code, 0);
+    assert.equal((await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '--out-dir', gpxDir, '-o', 'gpx'])).code, 0);
     if (needTool(t, 'xmllint')) {
       for (const f of filesUnder(gpxDir)) {
         const x = spawnSync('xmllint', ['--noout', f], { encoding: 'utf8' });
         assert.equal(x.status, 0, x.stderr);
       }
       // the merged gpx and kml documents: one track / folder per unit
-      const gpx = await h.run(['history', '--group', '101', '--from', '2d', '-o', 'gpx']);
+      const gpx = await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '-o', 'gpx']);
       assert.equal(spawnSync('xmllint', ['--noout', '-'], { input: gpx.stdout }).status, 0);
       assert.equal(gpx.stdout.match(/<trk>/g)?.length, filesUnder(gpxDir).length);
-      const kml = await h.run(['history', '--group', '101', '--from', '2d', '-o', 'kml']);
+      const kml = await h.run(['history', '--group', '101', '--from', ago(2 * DAY), '-o', 'kml']);
       assert.equal(spawnSync('xmllint', ['--noout', '-'], { input: kml.stdout }).status, 0);
       assert.equal(kml.stdout.match(/<Folder>/g)?.length, filesUnder(gpxDir).length);
     }
@@ -253,10 +256,10 @@ describe('history of many units', () => {
     await setFaults(h, 'latency=120ms');
     try {
       const dir = join(h.dir, 'progress');
-      const r = await runPty(['history', '--all-units', '--from', '1d', '--concurrency', '2', '--out-dir', dir], h.env, { cols: 120 });
+      const r = await runPty(['history', '--all-units', '--from', ago(DAY), '--concurrency', '2', '--out-dir', dir], h.env, { cols: 120 });
       assert.equal(r.code, 0, r.transcript);
       assert.match(r.transcript, /history: [\d,]+ reports, \d+\/\d+ units · [\d.,]+\/s/, 'the progress line was drawn');
-      const piped = await h.run(['history', '--all-units', '--from', '1d', '--concurrency', '2', '--out-dir', join(h.dir, 'progress2')]);
+      const piped = await h.run(['history', '--all-units', '--from', ago(DAY), '--concurrency', '2', '--out-dir', join(h.dir, 'progress2')]);
       assert.equal(piped.code, 0, piped.stderr);
       assert.equal(piped.stderr, '', 'nothing on a pipe');
     } finally {
@@ -266,11 +269,11 @@ describe('history of many units', () => {
 
   test('a 429 storm across the pool slows it down but loses nothing', async () => {
     const ids = ['2004', '2005', '2006', '2007', '2008', '2016', '2017'];
-    const clean = await h.run(['history', ...ids, '--from', '1d', '-o', 'ndjson']);
+    const clean = await h.run(['history', ...ids, '--from', ago(DAY), '-o', 'ndjson']);
     await setFaults(h, '429=0.5,retry-after=1,seed=5');
     try {
       h.sandbox.clearRequests();
-      const stormy = await h.run(['history', ...ids, '--from', '1d', '-o', 'ndjson', '--concurrency', '4'], { env: { TRACKCTL_RETRIES: '3' } });
+      const stormy = await h.run(['history', ...ids, '--from', ago(DAY), '-o', 'ndjson', '--concurrency', '4'], { env: { TRACKCTL_RETRIES: '3' } });
       assert.equal(stormy.code, 0, stormy.stderr);
       assert.deepEqual(new Set(lines(stormy.stdout)), new Set(lines(clean.stdout)));
       assert.ok(h.sandbox.requests.filter((r) => r.path.includes('/reports/history/')).length > ids.length, 'some requests were rate-limited and repeated');
@@ -284,7 +287,7 @@ describe('history of many units', () => {
     const out = join(h.dir, 'deleted.ndjson');
     await setFaults(h, 'latency=150ms');
     try {
-      const run = spawnTo(h, ['history', '--category', 'device', '--from', '1d', '--concurrency', '1', '-o', 'ndjson'], out);
+      const run = spawnTo(h, ['history', '--category', 'device', '--from', ago(DAY), '--concurrency', '1', '-o', 'ndjson'], out);
       await new Promise((r) => setTimeout(r, 600));
       const del = await h.run(['devices', 'delete', String(created.did), '--yes']);
       assert.equal(del.code, 0, del.stderr);

@@ -20,6 +20,12 @@ import { memoryIO } from '../helpers/io.js';
 import { launchChromium, openMap, type Drawn } from '../helpers/browser.js';
 import { needTool } from '../helpers/tools.js';
 
+/** A frozen sandbox clock and absolute windows: runs compared with each other see the same reports. */
+const T0 = Math.floor(Date.now() / 1000);
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+const ago = (seconds: number): string => String(T0 - seconds);
+
 const parseNdjson = (text: string): ReportFeature[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReportFeature);
 
 /** The html sink fed in-process (as history feeds it), returning the page. */
@@ -51,7 +57,7 @@ function assertClean(d: Drawn): void {
 async function withBrowser(t: TestContext, fn: (browser: Browser, h: Harness, dir: string) => Promise<void>): Promise<void> {
   if (!needTool(t, 'chromium')) return;
   const dir = mkdtempSync(join(tmpdir(), 'trackctl-map-'));
-  const h = await startHarness();
+  const h = await startHarness({ now: () => T0 * 1000 });
   let browser: Browser | undefined;
   try {
     browser = await launchChromium();
@@ -66,9 +72,9 @@ async function withBrowser(t: TestContext, fn: (browser: Browser, h: Harness, di
 test('map pages open in Chromium with the network blocked', { timeout: 240_000 }, async (t) => {
   await withBrowser(t, async (browser, h, dir) => {
     await t.test('history of one unit, from the real binary (-o html)', async () => {
-      const r = await h.run(['history', '2004', '--from', '2d', '-o', 'html']);
+      const r = await h.run(['history', '2004', '--from', ago(2 * DAY), '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
-      const reports = parseNdjson((await h.run(['history', '2004', '--from', '2d', '-o', 'ndjson'])).stdout);
+      const reports = parseNdjson((await h.run(['history', '2004', '--from', ago(2 * DAY), '-o', 'ndjson'])).stdout);
       const file = join(dir, 'one.html');
       writeFileSync(file, r.stdout);
       const d = await openMap(browser, file, 'map-history-one-unit');
@@ -84,9 +90,9 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
 
     await t.test('history of two units in one stream (grouped by did): tracks, points, events, popups', async () => {
       // The real binary's merged stream of two units, as drawn and as ndjson.
-      const r = await h.run(['history', '2004', '2005', '--from', '1d', '-o', 'html']);
+      const r = await h.run(['history', '2004', '2005', '--from', ago(DAY), '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
-      const merged = parseNdjson((await h.run(['history', '2004', '2005', '--from', '1d', '-o', 'ndjson'])).stdout);
+      const merged = parseNdjson((await h.run(['history', '2004', '2005', '--from', ago(DAY), '-o', 'ndjson'])).stdout);
       assert.ok(merged.filter((f) => f.properties.did === 2004).length > 10 && merged.filter((f) => f.properties.did === 2005).length > 10);
       const file = join(dir, 'history.html');
       writeFileSync(file, r.stdout);
@@ -160,7 +166,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
     });
 
     await t.test('report trips -o html from the real binary: a line per trip, a marker per stop', async () => {
-      const args = ['--group', '101', '--from', '1d'];
+      const args = ['--group', '101', '--from', ago(DAY)];
       const r = await h.run(['report', 'trips', ...args, '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
       const trips = JSON.parse((await h.run(['report', 'trips', ...args, '-o', 'json'])).stdout) as unknown[];

@@ -13,9 +13,15 @@ import { ROOT, loadedDistFiles, startHarness, type Harness } from '../helpers/cl
 import { runPty } from '../helpers/pty.js';
 import { needTool } from '../helpers/tools.js';
 
+/** A frozen sandbox clock and absolute windows: runs compared with each other see the same reports. */
+const T0 = Math.floor(Date.now() / 1000);
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+const ago = (seconds: number): string => String(T0 - seconds);
+
 let h: Harness;
 before(async () => {
-  h = await startHarness();
+  h = await startHarness({ now: () => T0 * 1000 });
 });
 after(async () => {
   await h?.close();
@@ -33,7 +39,7 @@ function assertSelfContained(html: string): void {
 }
 
 test('history -o html piped: the page on stdout, nothing on stderr, well under 1 MB for a day', async () => {
-  const r = await h.run(['history', '2004', '--from', '1d', '-o', 'html']);
+  const r = await h.run(['history', '2004', '--from', ago(DAY), '-o', 'html']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stderr, '');
   assertSelfContained(r.stdout);
@@ -41,7 +47,7 @@ test('history -o html piped: the page on stdout, nothing on stderr, well under 1
   const size = Buffer.byteLength(r.stdout);
   assert.ok(size < 400 * 1024, `a sandbox day is ${size} bytes`);
   const data = JSON.parse(/<script type="application\/json" id="map-data">(.*?)<\/script>/s.exec(r.stdout)![1]!) as { tracks: Array<{ did: number; t: number[] }> };
-  const reports = (await h.run(['history', '2004', '--from', '1d', '-o', 'ndjson'])).stdout.trim().split('\n').length;
+  const reports = (await h.run(['history', '2004', '--from', ago(DAY), '-o', 'ndjson'])).stdout.trim().split('\n').length;
   assert.deepEqual(data.tracks.map((t) => [t.did, t.t.length]), [[2004, reports]], 'every report is in the page');
 });
 
@@ -84,7 +90,7 @@ test('Leaflet and the page code load only for -o html', async () => {
 });
 
 test('map without a terminal: writes a temporary page and prints its path', async () => {
-  const r = await h.run(['map', 'history', '2004', '--from', '1d']);
+  const r = await h.run(['map', 'history', '2004', '--from', ago(DAY)]);
   assert.equal(r.code, 0, r.stderr);
   const path = r.stdout.trim();
   assert.match(path, /^\/.*trackctl-maps\/history-\d{8}-\d{6}-[0-9a-f]{6}\.html$/);
@@ -93,7 +99,7 @@ test('map without a terminal: writes a temporary page and prints its path', asyn
     assert.equal(statSync(path).mode & 0o777, 0o600, 'readable by its owner only');
     const html = readFileSync(path, 'utf8');
     assertSelfContained(html);
-    assert.equal(html, (await h.run(['history', '2004', '--from', '1d', '-o', 'html'])).stdout, 'the page -o html prints');
+    assert.equal(html, (await h.run(['history', '2004', '--from', ago(DAY), '-o', 'html'])).stdout, 'the page -o html prints');
   } finally {
     rmSync(path, { force: true });
   }
@@ -117,7 +123,7 @@ test('map: usage errors, and a failed command leaves no page', async () => {
 
 test('history -o html on a terminal writes a file in the current directory and says where', async (t) => {
   if (!needTool(t, 'tmux')) return;
-  const r = await runPty(['history', '2004', '--from', '1d', '-o', 'html'], h.env, { cols: 200 });
+  const r = await runPty(['history', '2004', '--from', ago(DAY), '-o', 'html'], h.env, { cols: 200 });
   assert.equal(r.code, 0, r.screen);
   const m = /Wrote the map to (\/\S+\.html) \((\d+) KB\)/.exec(r.screen);
   assert.ok(m, r.screen);

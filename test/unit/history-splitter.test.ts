@@ -90,6 +90,8 @@ test('splitter: malformed envelopes are ApiErrors with an excerpt', () => {
   const bad = [
     '[]', '{"features":[1]}', '{"features":[{"a":1},]}', '{"features":[{"a":1}] "success":"x"}', '{"features":{"1":{}}}', '{"features":"none"}',
     '<html>502 Bad Gateway</html>', '{"features":[]} trailing', '{,}', '{"features":[],}',
+    // A proxy's JSON page: neither success, features nor error.
+    '{}', '{"status":"ok","page":"maintenance"}',
   ];
   for (const text of bad) {
     assert.throws(() => split(Buffer.from(text), []), (err: unknown) => err instanceof ApiError && /status 200/.test(err.message), text);
@@ -97,7 +99,7 @@ test('splitter: malformed envelopes are ApiErrors with an excerpt', () => {
 });
 
 test('splitter: no reports in any JSON form is an empty history', () => {
-  for (const text of ['{"success":"ok"}', '{"features":{},"success":"ok"}', '{"features":null,"success":"ok"}', '{"success":"ok","features":[]}', '{}']) {
+  for (const text of ['{"success":"ok"}', '{"features":{},"success":"ok"}', '{"features":null,"success":"ok"}', '{"success":"ok","features":[]}', '{"features":[]}']) {
     assert.deepEqual(split(Buffer.from(text), [3]).texts, [], text);
   }
 });

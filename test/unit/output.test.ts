@@ -72,6 +72,15 @@ test('json escapes ESC and C1 control characters, and the value survives', async
   assert.equal((JSON.parse(opts.io.text()) as Rec).name, name);
 });
 
+test('json escapes the bidirectional overrides and isolates, and the value survives', async () => {
+  const name = 'Van \u202e7 \u2066x\u2069';
+  const opts = options('json');
+  await renderRecord({ name }, [], opts);
+  assert.doesNotMatch(opts.io.text(), /[\u202a-\u202e\u2066-\u2069]/);
+  assert.match(opts.io.text(), /\\u202e/);
+  assert.equal((JSON.parse(opts.io.text()) as Rec).name, name);
+});
+
 test('csv parses back: header of keys, quotes, commas, newlines, lists, formula neutralised', async () => {
   const opts = options('csv', { fields: ['did', 'name', 'groupMember', 'lastBatteryLevel', 'note', 'lastGPSTimestamp'] });
   await renderList(devices, columns, opts);

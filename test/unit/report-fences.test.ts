@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../src/errors.js';
-import { containing, inFence, loadFences, parseFences } from '../../src/reports/fences.js';
+import { containing, inFence, loadFences, MAX_FENCE_FILE_BYTES, parseFences } from '../../src/reports/fences.js';
 
 const square = (x0: number, y0: number, x1: number, y1: number) => [
   [x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0],
@@ -94,6 +94,10 @@ test('anything but a FeatureCollection of named Polygons/MultiPolygons is refuse
   rejects(collection(feature('z', { type: 'Polygon', coordinates: [square(0, 0, 200, 1)] })), /out of range/);
   rejects(collection(feature('m', { type: 'MultiPolygon', coordinates: [[square(0, 0, 1, 1)], 'x'] })), /polygon 2: a polygon is a non-empty array/);
   rejects(collection(feature('e', { type: 'Polygon', coordinates: [] })), /a polygon is a non-empty array of rings/);
+  const bowTie = [[0, 0], [2, 2], [2, 0], [0, 2], [0, 0]];
+  rejects(collection(feature('ok', poly), feature('bow tie', { type: 'Polygon', coordinates: [bowTie] })), /feature 2 \("bow tie"\): outer ring crosses or touches itself \(the edges from positions 1 and 3 meet/);
+  rejects(collection(feature('hole', { type: 'Polygon', coordinates: [square(-9, -9, 9, 9), bowTie] })), /"hole"\): hole 1 crosses or touches itself/);
+  rejects(collection(feature('yard', { type: 'MultiPolygon', coordinates: [[square(5, 5, 6, 6)], [bowTie]] })), /"yard"\), polygon 2: outer ring crosses/);
 });
 
 test('loadFences reads a file; an unreadable or non-JSON file is a usage error naming it', async () => {
@@ -107,4 +111,19 @@ test('loadFences reads a file; an unreadable or non-JSON file is a usage error n
   await assert.rejects(loadFences(bad), (e: unknown) => e instanceof UsageError && e.message.includes(bad) && /not JSON/.test(e.message));
   await assert.rejects(loadFences(join(dir, 'missing.geojson')), (e: unknown) => e instanceof UsageError && /cannot read geofence file .*missing\.geojson: no such file/.test(e.message));
   await assert.rejects(loadFences(dir), (e: unknown) => e instanceof UsageError && /cannot read geofence file/.test(e.message));
+});
+
+test('loadFences bounds the file before parsing: too large, or nested too deep, is a usage error naming it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fences-'));
+  const deep = join(dir, 'deep.geojson');
+  writeFileSync(deep, '['.repeat(10 * 1024 * 1024));
+  await assert.rejects(loadFences(deep), (e: unknown) => e instanceof UsageError && e.message.includes(deep) && /nested deeper than 32 levels, at character 33/.test(e.message));
+  // Brackets inside strings are text, not nesting.
+  const named = join(dir, 'named.geojson');
+  writeFileSync(named, JSON.stringify(collection(feature('[['.repeat(40), { type: 'Polygon', coordinates: [square(0, 0, 1, 1)] }))));
+  assert.equal((await loadFences(named))[0]!.name, '[['.repeat(40));
+  const big = join(dir, 'big.geojson');
+  writeFileSync(big, '');
+  truncateSync(big, MAX_FENCE_FILE_BYTES + 1);
+  await assert.rejects(loadFences(big), (e: unknown) => e instanceof UsageError && e.message.includes(big) && /over the limit of 32 MB/.test(e.message));
 });

@@ -39,3 +39,14 @@ test('no control character survives any input', () => {
   assert.doesNotMatch(sanitizeText(text), /[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
   assert.doesNotMatch(sanitizeCell(text), /[\x00-\x1f\x7f-\x9f]/);
 });
+
+test('bidirectional overrides, embeddings, isolates and marks are removed', () => {
+  // "Van 7" + RLO + "gnp.exe": shown raw, the rest of the row would read right to left.
+  assert.equal(sanitizeCell('Van 7\u202egnp.exe'), 'Van 7gnp.exe');
+  const bidi = [0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];
+  const text = bidi.map((code) => `${String.fromCharCode(code)}x`).join('');
+  assert.equal(sanitizeText(text), 'x'.repeat(bidi.length));
+  assert.equal(sanitizeCell(text), 'x'.repeat(bidi.length));
+  // Right-to-left text itself is data and stays.
+  assert.equal(sanitizeCell('שלום עולם مرحبا'), 'שלום עולם مرحبا');
+});

@@ -36,7 +36,7 @@ export const ENVIRONMENT: readonly Entry[] = [
 
 export const EXIT_CODES: readonly Entry[] = [
   { name: '0', text: 'success' },
-  { name: '1', text: 'the service refused or failed' },
+  { name: '1', text: 'failed, here or at the service: the service refused or failed, or a local write failed (the message names the file)' },
   { name: '2', text: 'usage or invalid input (no request sent)' },
   { name: '3', text: 'not signed in, or credentials rejected and not renewable' },
   { name: '4', text: 'not found' },
@@ -155,7 +155,7 @@ export const ROOT_HELP_AFTER = `
 Help topics (trackctl help <topic>):
 ${TOPICS.map((t) => `  ${t.name.padEnd(12)}  ${t.summary}`).join('\n')}
 
-Exit codes: 0 ok, 1 service error, 2 usage, 3 auth, 4 not found, 6 network, 7 partial
+Exit codes: 0 ok, 1 failed (here or at the service), 2 usage, 3 auth, 4 not found, 6 network, 7 partial
 failure, 130 interrupted (trackctl help exit-codes). Man pages: man trackctl.
 
 Examples:

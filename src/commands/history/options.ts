@@ -3,6 +3,7 @@ import type { HistoryQuery } from '../../api/history.js';
 import { REPORT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
+import { checkLocalPath } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseConcurrency } from '../validate.js';
 import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../io/parquet/codecs.js';
@@ -152,6 +153,9 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, e
   if (intervalS < 1) throw new UsageError(`invalid --interval "${opts.interval}": at least 1s`);
   if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
   if (opts.outputFile !== undefined && opts.outputFile.trim() === '') throw new UsageError('invalid --output-file: empty file name');
+  if (opts.outDir !== undefined) checkLocalPath(opts.outDir, '--out-dir', 'directory');
+  if (opts.checkpoint !== undefined) checkLocalPath(opts.checkpoint, '--checkpoint', 'file');
+  if (opts.outputFile !== undefined) checkLocalPath(opts.outputFile, '--output-file', 'file');
 
   const window: HistoryQuery = {};
   if (from !== undefined) window.from = from;

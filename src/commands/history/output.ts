@@ -1,6 +1,6 @@
 /** Where history goes: stdout or, with --output-file, a file put in place when whole. */
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { localIOError, UsageError } from '../../errors.js';
 import { HISTORY_FORMATS, type HistorySink } from '../../io/geo/sink.js';
 import type { OutputOptions } from '../../io/output.js';
 import { streamChannel, type Channel } from '../../runs/targets.js';
@@ -48,8 +48,8 @@ export async function openChannel(
   const file = await openFile(path, () => openOutputFile(path));
   ctx.onDispose(() => file.discard());
   return {
-    out: { ...out, io: ioWithStdout(out.io, file.stream), tty: false, color: false },
-    channel: { pipe: false, acknowledge: () => writeChunk(file.stream, ''), finish: () => file.commit() },
+    out: { ...out, io: ioWithStdout(out.io, file.stream, `--output-file ${path}`), tty: false, color: false },
+    channel: { pipe: false, acknowledge: () => writeChunk(file.stream, ''), finish: () => file.commit().catch((err: unknown) => Promise.reject(localIOError(err, `--output-file ${path}`))) },
   };
 }
 

@@ -3,6 +3,7 @@
  * all bad rows, nothing sent), check group ids, optionally fetch what exists, then
  * create through a pool with reconciliation, and report each row.
  */
+import { checkLocalPath } from '../../io/location.js';
 import { AuthError, PartialFailure, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { Api } from '../../api/client.js';
@@ -80,6 +81,7 @@ async function validateAndRun<B>(
 ): Promise<{ records: ReportRecord[]; fatal?: AuthError | undefined }> {
   const concurrency = parseConcurrency(opts.concurrency);
   if (validated.issues.length > 0) throw invalid(where, validated.issues);
+  if (opts.report !== undefined) checkLocalPath(opts.report, '--report', 'file');
   if (opts.report !== undefined) await prepareReportFile(opts.report);
   const api = await ctx.api();
   await checkGroups(api, validated.rows, where);

@@ -1,4 +1,5 @@
 /** `report` flags → a plan; every check before anything is sent. */
+import { locationScheme } from '../../io/location.js';
 import type { HistoryQuery } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
@@ -78,5 +79,6 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
   const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
   const window: ReportPlan['window'] = { from, to };
+  if (opts.geofence !== undefined) locationScheme(opts.geofence, '--geofence');
   return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence, shard: parseShard(opts.shard, env) };
 }

@@ -1,6 +1,7 @@
 /** `watch` flags → a plan; every check happens here, before anything is sent. */
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../io/format-time.js';
+import { checkLocalPath, locationScheme } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 
@@ -55,6 +56,8 @@ export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly
   const selection = parseSelection(args, none ? { allUnits: true } : opts);
   if (opts.geofence !== undefined && opts.geofence.trim() === '') throw new UsageError('invalid --geofence: empty file name');
   if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
+  if (opts.checkpoint !== undefined) checkLocalPath(opts.checkpoint, '--checkpoint', 'file');
+  if (opts.geofence !== undefined) locationScheme(opts.geofence, '--geofence');
   return {
     selection,
     intervalMs: duration(opts.interval ?? DEFAULT_INTERVAL, '--interval', 1) * 1000,

@@ -2,9 +2,11 @@
  * JSON text. JSON.stringify escapes C0 controls (ESC becomes \u001b) but leaves
  * DEL and C1 controls (0x9b is an 8-bit CSI) raw; we escape those too so JSON
  * on a terminal can never drive it. Raw C1 can only occur inside JSON strings,
- * so escaping them keeps the value identical.
+ * so escaping them keeps the value identical. The bidirectional overrides and
+ * isolates (U+202A-202E, U+2066-2069, marks) are escaped for the same reason: raw,
+ * they reorder what a terminal shows after them.
  */
-const UNESCAPED_CONTROL = /[\x7f-\x9f]/g;
+const UNESCAPED_CONTROL = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function escapeControls(text: string): string {
   return text.replace(UNESCAPED_CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);

@@ -1,0 +1,60 @@
+/**
+ * Hostile or mistaken input refused before any request: self-intersecting geofences,
+ * geofence files built to exhaust memory, and locations with a scheme that is not supported.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startHarness, type Harness } from '../helpers/cli.js';
+
+const square = [[-84.41, 33.74], [-84.39, 33.74], [-84.39, 33.76], [-84.41, 33.76], [-84.41, 33.74]];
+const bowTie = [[-84.41, 33.74], [-84.39, 33.76], [-84.39, 33.74], [-84.41, 33.76], [-84.41, 33.74]];
+const fences = (...features: Array<[string, number[][]]>) =>
+  JSON.stringify({
+    type: 'FeatureCollection',
+    features: features.map(([name, ring]) => ({ type: 'Feature', properties: { name }, geometry: { type: 'Polygon', coordinates: [ring] } })),
+  });
+
+describe('geofence files', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h.close());
+
+  test('a self-intersecting polygon is refused with exit 2, naming the feature, before any request', async () => {
+    const file = h.file('fences.geojson', fences(['Depot', square], ['Yard', bowTie]));
+    await h.expectUsage(['report', 'geofence', '--geofence', file, '2004', '--from', '1700000000'], 'feature 2 ("Yard"): outer ring crosses or touches itself');
+    await h.expectUsage(['watch', '2004', '--geofence', file, '-o', 'ndjson'], '"Yard"');
+  });
+
+  test('10 MB of "[" fails fast with exit 2 and a clear message, before any request', async () => {
+    const file = join(h.dir, 'deep.geojson');
+    writeFileSync(file, '['.repeat(10 * 1024 * 1024));
+    await h.expectUsage(['report', 'geofence', '--geofence', file, '2004', '--from', '1700000000'], 'nested deeper than 32 levels');
+  });
+});
+
+describe('locations with a scheme', () => {
+  let h: Harness;
+  before(async () => {
+    h = await startHarness();
+  });
+  after(async () => h.close());
+
+  test('--out-dir, --output-file, --checkpoint, --report and --geofence refuse scheme:// with exit 2 before any request, and make no local directory', async () => {
+    const csv = h.file('devices.csv', 'name,tracker-id,type\nVan,359881234567897,TT8850\n');
+    const cases: Array<[string[], string]> = [
+      [['history', '2004', '2005', '--from', '1700000000', '--out-dir', 's3://lake/x'], '--out-dir s3://lake/x: s3:// locations are not supported'],
+      [['history', '2004', '--from', '1700000000', '--out-dir', 'GS://bucket/prefix'], 'gs:// locations are not supported'],
+      [['history', '2004', '--from', '1700000000', '--output-file', 'https://example.com/h.ndjson'], '--output-file'],
+      [['history', '2004', '--checkpoint', 's3://lake/cp.json', '-o', 'ndjson'], '--checkpoint'],
+      [['watch', '2004', '--checkpoint', 'file:///tmp/cp.json', '-o', 'ndjson'], '--checkpoint'],
+      [['report', 'geofence', '2004', '--geofence', 's3://lake/fences.geojson'], '--geofence'],
+      [['devices', 'import', csv, '--report', 's3://lake/report.ndjson'], '--report'],
+    ];
+    for (const [args, mention] of cases) await h.expectUsage(args, mention);
+    for (const made of ['s3:', 'GS:', 'https:', 'file:']) assert.equal(existsSync(join(process.cwd(), made)), false, `no local ./${made}`);
+  });
+});
