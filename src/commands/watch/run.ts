@@ -82,7 +82,7 @@ interface Watched {
 /** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
 function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
   const map = new Map<number, UnitSnapshot>();
-  const add = (rec: Record<string, unknown>, name: unknown): void => {
+  const add = (rec: Record<string, unknown>, name: unknown, stationary = false): void => {
     const did = Number(rec.did);
     if (!Number.isInteger(did) || did <= 0) return;
     map.set(did, {
@@ -93,9 +93,11 @@ function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
       lat: typeof rec.lastValidLatitude === 'number' ? rec.lastValidLatitude : null,
       lng: typeof rec.lastValidLongitude === 'number' ? rec.lastValidLongitude : null,
       address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
+      stationary,
     });
   };
-  for (const u of [...all.devices, ...all.sensors]) add(u, u.name);
+  for (const u of all.devices) add(u, u.name);
+  for (const u of all.sensors) add(u, u.name, true);
   for (const u of all.trackedUsers) {
     if (u.did === undefined || u.did === null || map.has(Number(u.did))) continue;
     add({ ...(u.device ?? {}), ...u, did: u.did }, u.name);
@@ -109,6 +111,9 @@ class Watch {
   private serverAt = 0;
   private localAt = 0;
   private status = '';
+  /** Local times (ms) of the last round's end and of the next round's start (null while polling). */
+  private lastPoll: number | null = null;
+  private nextPoll: number | null = null;
   private screen: Screen | undefined;
   private painter: Painter | undefined;
   private title = '';
@@ -145,7 +150,7 @@ class Watch {
       }
       const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
       if (snap.name === '' && unit.name) snap.name = unit.name;
-      const { state, events } = initialState(snap, this.params);
+      const { state, events } = initialState(snap, this.params, start);
       // Events start at the snapshot: the first poll asks for reports received since.
       this.watched.push({ unit, cursor: new Cursor(start), state, failures: 0, given: false });
       if (events.length > 0) pending.set(unit.did, events);
@@ -189,11 +194,14 @@ class Watch {
       if (this.checkpoint) {
         await this.checkpoint.save(this.watched.filter((w) => !w.given), this.newestReply || Math.floor(this.serverNow()), new Date(this.ctx.clock.now()).toISOString());
       }
-      await this.draw();
       if (interrupts.stop.aborted || this.watched.every((w) => w.given) || (await this.readerGone())) return;
       slowdown = api.http.throttled > throttledBefore ? Math.min(MAX_SLOWDOWN, slowdown * 2) : Math.max(1, slowdown / 2);
       const waitMs = Math.max(this.plan.intervalMs, active.length * MIN_ROUND_MS_PER_UNIT) * slowdown;
+      this.lastPoll = this.ctx.clock.now();
+      this.nextPoll = this.lastPoll + waitMs;
+      await this.draw();
       await pause(waitMs, interrupts.stop);
+      this.nextPoll = null;
       if (interrupts.stop.aborted) return;
     }
   }
@@ -262,7 +270,15 @@ class Watch {
     if (!this.screen || !this.painter) return;
     const stdout = this.ctx.io.stdout as NodeJS.WriteStream;
     const lines = viewLines(
-      { states: this.watched.map((w) => w.state), now: this.serverNow(), width: this.ctx.io.columns(), height: stdout.rows || 24, title: this.title, status: this.status },
+      {
+        states: this.watched.map((w) => w.state),
+        now: this.serverNow(),
+        width: this.ctx.io.columns(),
+        height: stdout.rows || 24,
+        title: this.title,
+        status: this.status,
+        polls: { last: this.lastPoll, next: this.nextPoll, now: this.ctx.clock.now() },
+      },
       this.painter,
     );
     await this.screen.draw(lines);

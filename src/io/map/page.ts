@@ -73,7 +73,7 @@ export interface StopData {
   address: string | null;
 }
 
-export type UnitState = 'moving' | 'stopped' | 'stale';
+export type UnitState = 'moving' | 'stopped' | 'stale' | 'sensor';
 
 export interface UnitData {
   id: number;
