@@ -1,7 +1,7 @@
 // Benchmark: the history map page of the sandbox's bench unit (default 1,000,000 reports): how
 // large the page is and how long headless Chromium takes to draw it (from navigation until the
 // page script has drawn), against a page of a tenth of the reports drawn in the same run.
-// Budget for 1,000,000 reports: a page of at most 32 MB, drawn in at most 8 s on the 2-core build
+// Budget for 1,000,000 reports: a page of at most 40 MB, drawn in at most 8 s on the 2-core build
 // machine (before the cap on event markers: 29 MB, 22 s, with 13,000 sos and crash markers).
 // Not part of npm test. Needs: npm run build, chromium (/usr/bin/chromium or TRACKCTL_CHROMIUM).
 // Usage: node bench/map.mjs [reports]
@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
 const BIN = join(root, 'bin/trackctl.js');
 const N = Number(process.argv[2] ?? 1_000_000);
-const BUDGET = { mb: 32, seconds: 8 };
+const BUDGET = { mb: 40, seconds: 8 };
 const fmt = (n, d = 1) => n.toFixed(d);
 
 const dir = mkdtempSync(join(tmpdir(), 'trackctl-bench-map-'));
