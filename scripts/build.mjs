@@ -18,7 +18,9 @@ if (!args.has('--no-check')) {
 
 // Start-up trims, each measured. Where a dependency imports a module trackctl never needs at
 // start-up, the import gets a stand-in (scripts/shims/, each saying why) or is left out of the
-// bundle and required at run time, when first used. Every entry must still match, or the build fails.
+// bundle and loaded at run time, when first used (only files the build writes beside the chunks:
+// the package declares no dependency but the keychain binding). Every entry must still match, or
+// the build fails.
 const shim = (name) => ({ path: join(root, 'scripts/shims', name) });
 const inUndici = (file) => new RegExp(`undici[\\\\/]lib[\\\\/]${file.replaceAll('/', '[\\\\/]')}\\.js$`);
 const trims = [
@@ -29,7 +31,7 @@ const trims = [
   { filter: /^node:assert$/, importer: inUndici('.+'), to: () => shim('undici-assert.cjs') },
   { filter: /^\.\.\/llhttp\/constants\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => shim('undici-llhttp-constants.cjs') },
   // The fetch body code (62 KB with what it needs) is needed only for FormData request bodies, which trackctl never sends.
-  { filter: /^\.\.\/web\/fetch\/body\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => ({ path: 'undici/lib/web/fetch/body.js', external: true }) },
+  { filter: /^\.\.\/web\/fetch\/body\.js$/, importer: inUndici('dispatcher/client-h1'), to: () => shim('undici-no-form-data.cjs') },
   // The two llhttp WebAssembly images (145 KB of base64 source; one is loaded on the first request): see writeWasmImages.
   { filter: /^\.\.\/llhttp\/llhttp(_simd)?-wasm\.js$/, importer: inUndici('dispatcher/client-h1'), to: (p) => ({ path: p.replace('../llhttp/', './'), external: true }) },
 ];

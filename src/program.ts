@@ -20,6 +20,7 @@ import { registerAllUnits } from './commands/units/index.js';
 import { registerApply } from './commands/apply/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerHelp } from './commands/help/index.js';
+import { helpWidth, wrapHelpText } from './commands/help/wrap.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerMap } from './commands/map/index.js';
 
@@ -64,7 +65,9 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (text) => void ctx.io.out(text),
+      // Help: the prose commands add is wrapped to the width commander wraps the options to.
+      getOutHelpWidth: () => helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns()),
+      writeOut: (text) => void ctx.io.out(wrapHelpText(text, helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns()))),
       writeErr: (text) => ctx.io.err(text.replace(/\n$/, '')),
     });
 

@@ -15,17 +15,21 @@
  *   moving when a report's speed is above `movingSpeed`; stopped when the speed stayed at
  *   or below it for `stopAfterS` (so a halt at a light is not a stop) or when the motion
  *   was not known yet. `moving`/`stopped` are emitted when the state changes, including
- *   from unknown (the first report tells).
+ *   from unknown (the first report tells). At the start the motion is read from the age of
+ *   the last report, as the units map reads it (reports/unit-state.ts; a sensor is stopped):
+ *   a van parked for an hour is stopped from the start, and its next report at rest says nothing.
  * - stale: once when `staleS` passed since the last report (a unit that never reported is
  *   stale from the start); the next report clears it (its `report` event says so).
  * - battery_low: once per crossing below `lowBatteryPct`; armed again when the battery
- *   is back at `lowBatteryPct + batteryHysteresisPct` or above.
+ *   is back at `lowBatteryPct + batteryHysteresisPct` or above. A unit that never reported
+ *   has no battery level (the service sends 0): never low until a report says so.
  * - sos / crash: one per report of that type (late ones included).
  * - geofences: enter/exit when a report's position is inside/outside a fence it was not/was.
  * - late reports (dated before the unit's newest report) give `report` and `sos`/`crash`
  *   events but change no state: the state is that of the newest report.
  */
 import { inFence, type Fence } from './fences.js';
+import { stateFromAge } from './unit-state.js';
 
 export type WatchEventName = 'report' | 'moving' | 'stopped' | 'stale' | 'battery_low' | 'sos' | 'crash' | 'geofence_enter' | 'geofence_exit';
 
@@ -118,24 +122,29 @@ export interface UnitSnapshot {
   lat?: number | null;
   lng?: number | null;
   address?: string | null;
+  /** A sensor: it does not move. */
+  stationary?: boolean;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /**
- * The state a watch starts from, and its events: `battery_low` when the last known battery
- * is already low (dated at the last report). Fences are taken as they are, without events;
- * staleness is for the first tick.
+ * The state a watch starts from at `now` (unix seconds), and its events: `battery_low` when the
+ * last known battery is already low (dated at the last report). The motion is read from the
+ * last report's age at `now` (without `now`, it is unknown until the first report). Fences are
+ * taken as they are, without events; staleness is for the first tick.
  */
-export function initialState(s: UnitSnapshot, params: WatchParams): { state: UnitWatchState; events: WatchEvent[] } {
+export function initialState(s: UnitSnapshot, params: WatchParams, now?: number): { state: UnitWatchState; events: WatchEvent[] } {
   const last = num(s.lastReport);
   const known = last !== null && last > 0;
+  // A unit silent for longer than the moving window is parked (stale ones too: when it reports again, the report tells).
+  const motion = known && now !== undefined ? (stateFromAge(last, now, params.staleS, s.stationary) === 'moving' ? 'moving' : 'stopped') : null;
   const lat = known ? num(s.lat) : null;
   const lng = known ? num(s.lng) : null;
   const state: UnitWatchState = {
     did: s.did,
     name: s.name,
-    motion: null,
+    motion,
     motionReports: false,
     slowSince: null,
     stale: false,

@@ -41,6 +41,8 @@ export interface EngineOptions {
   say(message: string): void;
   /** How a given-up unit is described: "no longer followed". */
   givenUp?: string;
+  /** Following: the pause before the next round starts (ms), and null when it ends. */
+  onWait?: (ms: number | null) => void;
 }
 
 export interface Unit {
@@ -97,7 +99,10 @@ export class FleetEngine<T extends Unit> {
       if ((await after?.(done)) === false) return;
       if (rounds.stop.aborted || this.active.length === 0) return;
       slowdown = (this.opts.throttled?.() ?? 0) > throttledBefore ? Math.min(MAX_SLOWDOWN, slowdown * 2) : Math.max(1, slowdown / 2);
-      await pause(Math.max(rounds.intervalMs, active.length * MIN_ROUND_MS_PER_UNIT) * slowdown, stop);
+      const waitMs = Math.max(rounds.intervalMs, active.length * MIN_ROUND_MS_PER_UNIT) * slowdown;
+      this.opts.onWait?.(waitMs);
+      await pause(waitMs, stop);
+      this.opts.onWait?.(null);
       if (stop.aborted) return;
     }
   }

@@ -1,24 +1,19 @@
 /**
  * The map pages in a real browser (headless Chromium, the network blocked): each kind of
  * page draws its features with no console errors, popups show the exact report, text from
- * the service stays text, and a 100,000-point history still opens. Screenshots land in
- * test-output/ (map-history.png, map-units.png, map-trips.png, …).
+ * the service stays text, units stay readable where they crowd, and a 100,000-point history
+ * still opens. Screenshots land in test-output/ (map-history.png, map-units.png, map-trips.png, …).
+ * The stops page and the cap on event markers: map-browser-reports.test.ts.
  */
-import { test, type TestContext } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import type { HistoryItem } from '../../src/api/history.js';
+import type { Page } from 'playwright-core';
 import type { ReportFeature } from '../../src/api/types.js';
-import { openHistorySink } from '../../src/io/geo/sink.js';
 import { buildTripsPage, type StopRecord, type TripRecord } from '../../src/io/map/trips.js';
-import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
-import { startHarness, type Harness } from '../helpers/cli.js';
-import { memoryIO } from '../helpers/io.js';
-import { launchChromium, openMap, type Drawn } from '../helpers/browser.js';
-import { needTool } from '../helpers/tools.js';
+import { openMap } from '../helpers/browser.js';
+import { assertClean, historyPage, withBrowser } from '../helpers/map-pages.js';
 
 /** A frozen sandbox clock and absolute windows: runs compared with each other see the same reports. */
 const T0 = Math.floor(Date.now() / 1000);
@@ -28,44 +23,39 @@ const ago = (seconds: number): string => String(T0 - seconds);
 
 const parseNdjson = (text: string): ReportFeature[] => text.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as ReportFeature);
 
-/** The html sink fed in-process (as history feeds it), returning the page. */
-async function historyPage(features: ReportFeature[], batch = 500): Promise<string> {
-  const io = memoryIO();
-  const sink = openHistorySink({
-    format: 'html',
-    out: { io, format: 'table', header: true, color: false, tty: false, now: () => Date.now() },
-    title: 'Units',
-    columns: CSV_COLUMNS,
-    flat: flatReport,
-  });
-  for (let i = 0; i < features.length; i += batch) {
-    const items: HistoryItem[] = features.slice(i, i + batch).map((f) => ({ text: JSON.stringify(f), feature: f, verbatim: false }));
-    await sink.write(items);
+/** Labels shown never overlap each other, markers neither, and all stay inside the map, clear of the legend; a hidden label shows on hover. */
+async function assertUnitsReadable(page: Page, units: number): Promise<void> {
+  type Box = { l: number; t: number; r: number; b: number };
+  // Page code as text: the tests are type-checked without the DOM's types.
+  const geometry = (await page.evaluate(`(() => {
+    const rect = (e) => { const x = e.getBoundingClientRect(); return { l: x.left, t: x.top, r: x.right, b: x.bottom }; };
+    return {
+      map: rect(document.getElementById('map')),
+      legend: rect(document.querySelector('.trk-legend')),
+      labels: [...document.querySelectorAll('.leaflet-tooltip.trk-label:not(.trk-label-hover)')].map(rect),
+      markers: [...document.querySelectorAll('path.trk-unit')].map(rect),
+    };
+  })()`)) as { map: Box; legend: Box; labels: Box[]; markers: Box[] };
+  const overlap = (a: Box, b: Box, slack = 0): boolean => a.l < b.r - slack && b.l < a.r - slack && a.t < b.b - slack && b.t < a.b - slack;
+  const inside = (a: Box, m: Box): boolean => a.l >= m.l && a.r <= m.r && a.t >= m.t && a.b <= m.b;
+  assert.equal(geometry.markers.length, units);
+  assert.ok(geometry.labels.length >= Math.min(units, 5), `several labels are shown: ${geometry.labels.length}`);
+  geometry.labels.forEach((a, i) => geometry.labels.slice(i + 1).forEach((b) => assert.ok(!overlap(a, b), `labels overlap: ${JSON.stringify([a, b])}`)));
+  // A marker is a circle of radius 8 with a 2 px border: the boxes may touch at their corners.
+  geometry.markers.forEach((a, i) => geometry.markers.slice(i + 1).forEach((b) => assert.ok(!overlap(a, b, 4), `markers overlap: ${JSON.stringify([a, b])}`)));
+  for (const box of [...geometry.labels, ...geometry.markers]) {
+    assert.ok(inside(box, geometry.map), `inside the map: ${JSON.stringify(box)}`);
+    assert.ok(!overlap(box, geometry.legend), `clear of the legend: ${JSON.stringify(box)}`);
   }
-  await sink.end();
-  assert.equal(sink.count, features.length);
-  return io.text();
-}
-
-function assertClean(d: Drawn): void {
-  assert.deepEqual(d.errors, [], 'no console errors');
-  assert.ok(d.blocked.every((u) => u.startsWith('https://tile.openstreetmap.org/')), `only tiles were requested: ${d.blocked.slice(0, 3).join(', ')}`);
-  assert.equal(d.dom.scale, 1, 'a scale bar');
-  assert.equal(d.dom.attribution, 1, 'the OpenStreetMap attribution');
-}
-
-async function withBrowser(t: TestContext, fn: (browser: Browser, h: Harness, dir: string) => Promise<void>): Promise<void> {
-  if (!needTool(t, 'chromium')) return;
-  const dir = mkdtempSync(join(tmpdir(), 'trackctl-map-'));
-  const h = await startHarness({ now: () => T0 * 1000 });
-  let browser: Browser | undefined;
-  try {
-    browser = await launchChromium();
-    await fn(browser, h, dir);
-  } finally {
-    await browser?.close();
-    await h.close();
-    rmSync(dir, { recursive: true, force: true });
+  // A label left off shows while the pointer is on its marker.
+  const hidden = await page.locator('.leaflet-tooltip.trk-label.trk-label-hover').count();
+  if (hidden > 0) {
+    const index = (await page.evaluate(`[...document.querySelectorAll('.leaflet-tooltip.trk-label')].findIndex((l) => l.classList.contains('trk-label-hover'))`)) as number;
+    assert.ok(index >= 0);
+    const before = await page.locator('.leaflet-tooltip.trk-label:not(.trk-label-hover)').count();
+    await page.locator('path.trk-unit').nth(index).dispatchEvent('mouseover');
+    assert.equal(await page.locator('.leaflet-tooltip.trk-label:not(.trk-label-hover)').count(), before + 1, 'hovered: its label shows');
+    await page.locator('path.trk-unit').nth(index).dispatchEvent('mouseout');
   }
 }
 
@@ -139,10 +129,19 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       assertClean(d);
       assert.ok(placed.length >= 10);
       assert.equal(d.dom.units, placed.length, 'a marker per unit with a position');
-      assert.equal(d.dom.moving + d.dom.stopped + d.dom.stale, d.dom.units);
+      assert.equal(d.dom.moving + d.dom.stopped + d.dom.stale + d.dom.sensor, d.dom.units);
       assert.ok(d.dom.stale > 0 && d.dom.moving > 0, 'the demo fleet has moving and stale units');
-      assert.equal(d.dom.labels, placed.length);
-      assert.equal(d.dom.legendRows, 3);
+      // Sensors stand still: drawn as sensors (or stale), never as moving or stopped vehicles.
+      const sensors = placed.filter((u) => u.category === 'sensor');
+      const nowS = Date.now() / 1000;
+      const reporting = sensors.filter((u) => nowS - (u.lastGPSTimestamp as number) <= 86400).length;
+      assert.ok(reporting > 0, 'the demo fleet has sensors that report');
+      assert.equal(d.dom.sensor, reporting, 'each reporting sensor is drawn as a sensor');
+      const data = JSON.parse(/<script type="application\/json" id="map-data">(.*?)<\/script>/s.exec(r.stdout)![1]!) as { units: Array<{ category: string; state: string }> };
+      assert.deepEqual(data.units.filter((u) => u.category === 'sensor' && (u.state === 'moving' || u.state === 'stopped')), []);
+      assert.equal(d.dom.legendRows, 4, 'moving, stopped, stale, sensor');
+      assert.equal(d.dom.labels, placed.length, 'every unit has a label');
+      await assertUnitsReadable(d.page, placed.length);
       // At night the fleet parks at its depots, markers on top of each other: click the stale one itself.
       await d.page.locator('path.trk-unit-stale').first().dispatchEvent('click');
       assert.match(await d.page.locator('.leaflet-popup-content').innerText(), /State\s+stale[\s\S]*Last report\s+\d{4}-/);
@@ -262,5 +261,5 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       assert.match(await d.page.locator('.leaflet-popup-content').innerText(), /Long haul [AB][\s\S]*Address\s+\d+ Long Rd/);
       await d.page.close();
     });
-  });
+  }, { now: () => T0 * 1000 });
 });

@@ -115,6 +115,15 @@ test('map: usage errors, and a failed command leaves no page', async () => {
   await h.expectUsage(['map', 'devices'], 'map draws history or units');
   await h.expectUsage(['map', 'history', '2004', '-o', 'json'], 'drop -o json');
   await h.expectUsage(['map', 'history', 'abc'], 'abc');
+  // Reports without a map say so, and name the ones with one (not "unknown output format": no -o was given).
+  for (const kind of ['summary', 'geofence']) {
+    const r = await h.run(['map', 'report', kind, '2004', '--from', '1d']);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, new RegExp(`report ${kind} has no map; the reports with one are trips and stops`));
+    assert.doesNotMatch(r.stderr, /output format/);
+    assert.equal(r.stdout, '');
+  }
+  assert.deepEqual(h.sent(), [], 'nothing was sent');
   const r = await h.run(['map', 'history', '999999']);
   assert.equal(r.code, 4, r.stderr);
   assert.equal(r.stdout, '');

@@ -3,14 +3,17 @@
  * new, nothing ignored, so no dist/) are packed with `npm pack`, whose prepack builds
  * dist/; the tarball is installed globally into an empty prefix, and the installed
  * tool is run with a fresh HOME: --version, --sandbox units, every man page through
- * MANPATH, and bash, zsh and fish completion loaded from the installed files.
+ * MANPATH, and bash, zsh and fish completion loaded from the installed files. The install
+ * pulls in only what dist/ loads at run time (the keychain binding: everything else is
+ * bundled), it holds the documents that help and the man pages name, and the README's
+ * figure for the package's size stays true.
  * The clone shares this checkout's node_modules (what `npm ci` would install) and the
  * install uses npm's usual cache, so nothing is downloaded twice.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
@@ -41,7 +44,7 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<str
   });
 }
 
-const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; man: string[] };
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { name: string; version: string; man: string[]; dependencies: Record<string, string> };
 const npmCache = spawnSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).stdout.trim();
 
 let dir: string;
@@ -102,6 +105,61 @@ describe('npm pack → npm install -g → the installed trackctl', () => {
     for (const unwanted of ['src', 'test', 'dist-test', 'scripts', 'bench', '.ci', 'node_modules', 'tsconfig.json']) {
       assert.ok(!top.has(unwanted), `${unwanted} is not in the package`);
     }
+  });
+
+  // The keychain binding is a native addon; zstd-wasm reads its .wasm file beside itself (Parquet's zstd on Node < 22.15).
+  const RUNTIME = ['@bokuweb/zstd-wasm', '@napi-rs/keyring'];
+  test('the install pulls in only the run-time dependencies: the keychain binding and zstd', () => {
+    assert.deepEqual(Object.keys(pkg.dependencies), RUNTIME, 'dist/ bundles every other package');
+    const modules = join(installed, 'node_modules');
+    const names = existsSync(modules)
+      ? readdirSync(modules).filter((n) => !n.startsWith('.')).flatMap((n) => (n.startsWith('@') ? readdirSync(join(modules, n)).map((m) => `${n}/${m}`) : [n]))
+      : [];
+    assert.ok(names.includes('@napi-rs/keyring'), `the keychain binding is installed: ${names.join(', ')}`);
+    assert.ok(names.includes('@bokuweb/zstd-wasm'), `zstd-wasm is installed: ${names.join(', ')}`);
+    assert.deepEqual(names.filter((n) => !n.startsWith('@napi-rs/keyring') && n !== '@bokuweb/zstd-wasm'), [], 'nothing else is installed');
+  });
+
+  test('the documents that help and the man pages name are in the package', async () => {
+    const named = new Set<string>();
+    for (const page of pkg.man) for (const m of readFileSync(join(ROOT, page), 'utf8').matchAll(/\bdocs\/[\w.-]+\.\w+/g)) named.add(m[0]);
+    for (const args of [['apply', '--help'], ['sandbox', '--help'], ['sandbox', 'start', '--help']]) {
+      const r = await run('trackctl', args, { env: userEnv });
+      for (const m of r.stdout.matchAll(/\bdocs\/[\w.-]+\.\w+/g)) named.add(m[0]);
+    }
+    assert.ok(named.has('docs/fleet-file.md') && named.has('docs/sandbox.md'), [...named].join(', '));
+    for (const doc of named) {
+      assert.ok(existsSync(join(installed, doc)), `${doc} is installed`);
+      // Relative links inside a shipped document lead to shipped files too.
+      if (!doc.endsWith('.md')) continue;
+      for (const link of readFileSync(join(installed, doc), 'utf8').matchAll(/\]\(([\w.-]+\.\w+)\)/g)) {
+        assert.ok(existsSync(join(installed, 'docs', link[1]!)), `${doc} links to ${link[1]}, which is installed`);
+      }
+    }
+  });
+
+  test("the README's figure for the package's size is within 10% of the tarball", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const said = /writes `trackctl-<version>\.tgz` \(about (\d+) kB/.exec(readme);
+    assert.ok(said, 'the README states the size in kB');
+    const size = statSync(tarball).size / 1000;
+    assert.ok(Math.abs(size - Number(said[1])) <= size * 0.1, `README says about ${said[1]} kB; the tarball is ${Math.round(size)} kB`);
+  });
+
+  test('the installed tool runs what the bundled libraries do: yaml, csv import, a map page, config', async () => {
+    const yaml = await run('trackctl', ['--sandbox', 'devices', 'list', '-o', 'yaml'], { env: userEnv });
+    assert.equal(yaml.code, 0, yaml.stderr);
+    assert.match(yaml.stdout, /^- did: \d+/m);
+    const map = await run('trackctl', ['--sandbox', 'units', '-o', 'html'], { env: userEnv });
+    assert.equal(map.code, 0, map.stderr);
+    assert.match(map.stdout, /Leaflet/);
+    const csv = join(dir, 'devices.csv');
+    writeFileSync(csv, 'name,tracker-id,type\nPacked van,356938035643817,TT8850\n');
+    const imported = await run('trackctl', ['--sandbox', 'devices', 'import', csv, '--dry-run', '-o', 'json'], { env: userEnv });
+    assert.equal(imported.code, 0, imported.stderr);
+    const set = await run('trackctl', ['config', 'set', 'timeout', '10s'], { env: userEnv });
+    assert.equal(set.code, 0, set.stderr);
+    assert.equal((await run('trackctl', ['config', 'get', 'timeout'], { env: userEnv })).stdout.trim(), '10s');
   });
 
   test('trackctl --version prints the package version', async () => {

@@ -38,3 +38,13 @@ test("undici calls node:assert only as assert(value[, message]), and a failed ch
   stand(1);
   assert.throws(() => stand(0, 'broken invariant'), { name: 'AssertionError', message: 'broken invariant' });
 });
+
+test('the fetch body stand-in fails loudly, and undici loads the real one only to encode FormData', () => {
+  const client = readFileSync(join(ROOT, 'node_modules/undici/lib/dispatcher/client-h1.js'), 'utf8');
+  const uses = client.match(/require\('\.\.\/web\/fetch\/body\.js'\)/g) ?? [];
+  assert.equal(uses.length, 1);
+  const before = client.slice(0, client.indexOf("require('../web/fetch/body.js')"));
+  assert.match(before.slice(before.lastIndexOf('\n  if (')), /^\n  if \(util\.isFormDataLike\(body\)\) \{/);
+  const shim = load(join(ROOT, 'scripts/shims/undici-no-form-data.cjs')) as { extractBody: () => void };
+  assert.throws(() => shim.extractBody(), /FormData/);
+});

@@ -5,12 +5,13 @@ import { UsageError } from '../../errors.js';
 import { findSubcommand, rootOf, visibleCommands } from '../../completion/tree.js';
 import { suggest } from './suggest.js';
 import { TOPICS } from './topics.js';
+import { helpWidth, wrapHelpText } from './wrap.js';
 
 export async function runHelp(words: readonly string[], helpCmd: Command, ctx: Context): Promise<void> {
   const root = rootOf(helpCmd);
   const topic = words.length === 1 ? TOPICS.find((t) => t.name === words[0]) : undefined;
   if (topic) {
-    await ctx.io.out(topic.text);
+    await ctx.io.out(wrapHelpText(topic.text, helpWidth(ctx.io.stdoutIsTTY, ctx.io.columns())));
     return;
   }
   let cmd = root;

@@ -16,6 +16,8 @@ import { openInBrowser } from './browser.js';
 
 /** The commands that can draw a map. */
 const MAPPABLE = ['history', 'units', 'report'];
+/** The reports whose records are places (the others are tables of numbers or visits: no -o html). */
+const MAPPED_REPORTS = ['trips', 'stops'];
 /** Exit codes after which the page is worth opening: success, and a partial failure (the units that did answer). */
 const PAGE_WRITTEN = new Set([0, 7]);
 
@@ -57,6 +59,13 @@ export const run: Run<Record<string, never>> = async (args, _opts, ctx) => {
   const output = ctx.globals.output;
   if (output !== undefined && output.trim().toLowerCase() !== 'html') throw new UsageError(`map writes an html page; drop -o ${output} (or use trackctl ${command} -o ${output})`);
   if (ctx.globals.raw) throw new UsageError('map draws the records; --raw cannot be used with it');
+  // Said here: the report itself would only answer that -o html is no format of its own.
+  const kind = command === 'report' ? rest[0] : undefined;
+  if (kind !== undefined && !kind.startsWith('-') && !MAPPED_REPORTS.includes(kind) && !rest.includes('-h') && !rest.includes('--help')) {
+    throw new UsageError(`report ${kind} has no map; the reports with one are ${MAPPED_REPORTS.join(' and ')}: e.g. trackctl map report stops 2004 --from 1d`, {
+      hint: `For report ${kind}, print it instead: trackctl report ${kind} … (-o table, json, ndjson, csv or yaml)`,
+    });
+  }
   const bin = process.argv[1];
   if (bin === undefined) throw new Error('cannot find the trackctl script to run');
   const childArgs = [bin, ...globalFlags(ctx.globals), command, ...rest, '-o', 'html'];

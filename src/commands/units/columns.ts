@@ -9,12 +9,24 @@ export function isUnit(rec: Rec): boolean {
   return rec.did !== undefined;
 }
 
+/** A unit whose lastGPSTimestamp is 0 or missing never reported: the service still sends a battery level (0). */
+export function hasReported(rec: Rec): boolean {
+  return typeof rec.lastGPSTimestamp === 'number' && rec.lastGPSTimestamp > 0;
+}
+
+/**
+ * The record as shown: a unit that never reported has no battery level (null, an empty cell),
+ * not the 0 the service sends, so it is never "low on battery". Everything else as sent.
+ */
+export function shownRecord<T extends Rec>(rec: T): T {
+  return isUnit(rec) && !hasReported(rec) && rec.lastBatteryLevel !== undefined ? { ...rec, lastBatteryLevel: null } : rec;
+}
+
 /** Seconds since the last report; a unit that never reported is infinitely stale; users have none. */
 export function reportAge(rec: Rec, nowMs: number): number | undefined {
   if (!isUnit(rec)) return undefined;
-  const at = rec.lastGPSTimestamp;
-  if (typeof at !== 'number' || at <= 0) return Number.POSITIVE_INFINITY;
-  return nowMs / 1000 - at;
+  if (!hasReported(rec)) return Number.POSITIVE_INFINITY;
+  return nowMs / 1000 - (rec.lastGPSTimestamp as number);
 }
 
 export function isStale(rec: Rec, nowMs: number, thresholdS: number): boolean {
@@ -23,7 +35,7 @@ export function isStale(rec: Rec, nowMs: number, thresholdS: number): boolean {
 }
 
 export function isLowBattery(rec: Rec, belowPct: number): boolean {
-  return isUnit(rec) && typeof rec.lastBatteryLevel === 'number' && rec.lastBatteryLevel < belowPct;
+  return isUnit(rec) && hasReported(rec) && typeof rec.lastBatteryLevel === 'number' && rec.lastBatteryLevel < belowPct;
 }
 
 /** On a narrow terminal GROUPS goes first, then TYPE, then BATTERY. */

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
 import { parseDuration } from '../../io/format-time.js';
 import { OUTPUT_FORMATS, renderList, renderRaw } from '../../io/output.js';
-import { allUnitColumns, isLowBattery, isStale, type CategorizedRecord } from './columns.js';
+import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
@@ -75,13 +75,13 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const all = await getAllUnits(await ctx.api());
   if (ctx.globals.raw) return renderRaw(all.raw, out);
 
-  // The category is the collection a record came from; the record itself is kept as sent.
+  // The category is the collection a record came from; the record is kept as sent (but a battery never reported).
   const records: CategorizedRecord[] = [
     ...all.devices.map((r) => ({ category: 'device' as const, ...r })),
     ...all.sensors.map((r) => ({ category: 'sensor' as const, ...r })),
     ...all.trackedUsers.map((r) => ({ category: 'trackedUser' as const, ...r })),
     ...all.dispatchers.map((r) => ({ category: 'dispatcher' as const, ...r })),
-  ];
+  ].map(shownRecord);
   const nowMs = ctx.clock.now();
   const shown = records.filter(
     (r) =>

@@ -75,7 +75,7 @@ interface Watched extends SelectedUnit {
 /** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
 function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
   const map = new Map<number, UnitSnapshot>();
-  const add = (rec: Record<string, unknown>, name: unknown): void => {
+  const add = (rec: Record<string, unknown>, name: unknown, stationary = false): void => {
     const did = Number(rec.did);
     if (!Number.isInteger(did) || did <= 0) return;
     map.set(did, {
@@ -86,9 +86,11 @@ function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
       lat: typeof rec.lastValidLatitude === 'number' ? rec.lastValidLatitude : null,
       lng: typeof rec.lastValidLongitude === 'number' ? rec.lastValidLongitude : null,
       address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
+      stationary,
     });
   };
-  for (const u of [...all.devices, ...all.sensors]) add(u, u.name);
+  for (const u of all.devices) add(u, u.name);
+  for (const u of all.sensors) add(u, u.name, true);
   for (const u of all.trackedUsers) {
     if (u.did === undefined || u.did === null || map.has(Number(u.did))) continue;
     add({ ...(u.device ?? {}), ...u, did: u.did }, u.name);
@@ -102,6 +104,9 @@ class Watch {
   private serverAt = 0;
   private localAt = 0;
   private status = '';
+  /** Local times (ms) of the last round's end and of the next round's start (null while polling). */
+  private lastPoll: number | null = null;
+  private nextPoll: number | null = null;
   private screen: Screen | undefined;
   private painter: Painter | undefined;
   private title = '';
@@ -137,7 +142,7 @@ class Watch {
       }
       const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
       if (snap.name === '' && unit.name) snap.name = unit.name;
-      const { state, events } = initialState(snap, this.params);
+      const { state, events } = initialState(snap, this.params, start);
       // Events start at the snapshot: the first poll asks for reports received since.
       const w: Watched = { ...unit, cursor: new Cursor(start), state };
       this.watched.push(w);
@@ -165,6 +170,16 @@ class Watch {
       throttled: () => api.http.throttled,
       say: (m) => this.say(m, true),
       givenUp: 'no longer watched',
+      // The status line shows the last and the next poll, so a quiet fleet does not look frozen.
+      onWait: (ms) => {
+        if (ms === null) {
+          this.nextPoll = null;
+          return;
+        }
+        this.lastPoll = this.ctx.clock.now();
+        this.nextPoll = this.lastPoll + ms;
+        void this.draw().catch(() => undefined);
+      },
     });
     const ledger = new Ledger(this.checkpoint, 'per-round', !this.live && isPipe(this.ctx.io.stdout));
     try {
@@ -226,7 +241,15 @@ class Watch {
     if (!this.screen || !this.painter) return;
     const stdout = this.ctx.io.stdout as NodeJS.WriteStream;
     const lines = viewLines(
-      { states: this.watched.map((w) => w.state), now: this.serverNow(), width: this.ctx.io.columns(), height: stdout.rows || 24, title: this.title, status: this.status },
+      {
+        states: this.watched.map((w) => w.state),
+        now: this.serverNow(),
+        width: this.ctx.io.columns(),
+        height: stdout.rows || 24,
+        title: this.title,
+        status: this.status,
+        polls: { last: this.lastPoll, next: this.nextPoll, now: this.ctx.clock.now() },
+      },
       this.painter,
     );
     await this.screen.draw(lines);

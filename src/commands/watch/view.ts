@@ -21,6 +21,8 @@ export interface ViewInput {
   height: number;
   title: string;
   status: string;
+  /** When the last round ended and the next one starts (local ms; null: not yet, or polling now), and the local time now. */
+  polls?: { last: number | null; next: number | null; now: number };
 }
 
 interface Col {
@@ -60,6 +62,17 @@ function columns(now: number, lowAt: (s: UnitWatchState) => boolean): Col[] {
     { header: 'BATTERY', cell: (s) => (s.battery === null ? '' : `${Math.round(s.battery)}%`), right: true, tone: (s) => (lowAt(s) ? 'warn' : undefined), drop: 2 },
     { header: 'PLACE', cell: (s) => sanitizeCell(s.address ?? (s.lat !== null && s.lng !== null ? `${s.lat.toFixed(5)}, ${s.lng.toFixed(5)}` : '')), fill: true, min: 10, drop: 4 },
   ];
+}
+
+const hms = (ms: number): string => new Date(ms).toTimeString().slice(0, 8);
+
+/** The status line: the message, then when the fleet was last polled and when it is next, so a quiet fleet does not look frozen. */
+export function statusText(input: Pick<ViewInput, 'status' | 'polls'>): string {
+  const p = input.polls;
+  if (p === undefined) return input.status;
+  const parts = [p.last === null ? 'first poll…' : `last poll ${hms(p.last)}`];
+  if (p.last !== null) parts.push(p.next === null ? 'polling…' : `next in ${Math.max(0, Math.ceil((p.next - p.now) / 1000))} s`);
+  return [...parts, input.status].filter((x) => x !== '').join(' · ');
 }
 
 /** Units in the order a person should look at them, then by name and id. */
@@ -127,7 +140,7 @@ export function viewLines(input: ViewInput, paint: Painter): string[] {
   shown.forEach((s, n) => lines.push(row(cells[n]!, cols.map((c) => c.tone?.(s)))));
   if (shown.length < sorted.length) lines.push(truncateToWidth(`… and ${sorted.length - shown.length} more`, width));
   while (lines.length < input.height - 1) lines.push('');
-  lines.push(paint.tone('dim', truncateToWidth(sanitizeCell(input.status), width)));
+  lines.push(paint.tone('dim', truncateToWidth(sanitizeCell(statusText(input)), width)));
   return lines.slice(0, Math.max(1, input.height));
 }
 

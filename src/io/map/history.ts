@@ -10,8 +10,14 @@ import { simplifyToBudget } from './simplify.js';
 /** Vertices of all drawn lines together, and dots, at most (a browser draws a few thousand SVG paths briskly). */
 const LINE_BUDGET = 8000;
 const DOT_BUDGET = 3000;
-/** Report types drawn as markers of their own; the line always passes through them. */
+/** Report types drawn as markers of their own; the line always passes through the drawn ones. */
 const EVENT_TYPES = new Set(['sos', 'crash']);
+/**
+ * Event markers on a page, at most: each is a DOM element with an icon, and thousands of them
+ * cover the track and take a browser many seconds to draw (13,000 in a 1,000,000-report
+ * history: 22 s). Past it, markers are taken evenly through each unit's events, and the page says so.
+ */
+export const EVENT_MARKER_BUDGET = 500;
 
 interface UnitReports {
   did: number;
@@ -80,12 +86,22 @@ export class HistoryCollector {
     data.addresses = this.addresses;
     const lineBudget = Math.max(200, Math.floor(LINE_BUDGET / Math.max(1, units.length)));
     const dotBudget = Math.floor(DOT_BUDGET / Math.max(1, units.length));
-    data.tracks = units.map((u, i) => track(u, colorFor(i), lineBudget, dotBudget));
+    const events = units.reduce((n, u) => n + u.events.length, 0);
+    // Each unit's share of the markers, by its share of the events (at least one while it has any).
+    const quota = (u: UnitReports): number => (events <= EVENT_MARKER_BUDGET ? u.events.length : Math.min(u.events.length, Math.max(1, Math.floor((EVENT_MARKER_BUDGET * u.events.length) / events))));
+    data.tracks = units.map((u, i) => track(u, colorFor(i), lineBudget, dotBudget, quota(u)));
+    const marked = data.tracks.reduce((n, t) => n + t.marks.length, 0);
+    if (marked < events) {
+      data.notes.push(`${marked.toLocaleString('en-US')} of ${events.toLocaleString('en-US')} sos and crash reports are drawn as markers (evenly spread); every report is in the page: click the line`);
+    }
     const legend: LegendEntry[] = data.tracks.map((t) => ({ label: `${t.name} (${t.did}): ${t.t.length.toLocaleString('en-US')} report${t.t.length === 1 ? '' : 's'}`, color: t.color, shape: 'line' }));
     if (data.tracks.length > 0) legend.push({ label: 'last position', color: '#607d8b', shape: 'dot' });
     for (const type of EVENT_TYPES) {
       const n = this.eventCount.get(type) ?? 0;
-      if (n > 0) legend.push({ label: `${type} (${n})`, color: '', shape: type as 'sos' | 'crash' });
+      const typeIndex = this.typeIndex.get(type);
+      const drawn = data.tracks.reduce((sum, t) => sum + t.marks.filter((i) => t.k[i] === typeIndex).length, 0);
+      const count = drawn < n ? `${n.toLocaleString('en-US')}, ${drawn.toLocaleString('en-US')} drawn` : n.toLocaleString('en-US');
+      if (n > 0) legend.push({ label: `${type} (${count})`, color: '', shape: type as 'sos' | 'crash' });
     }
     data.legend = legend;
     return data;
@@ -102,8 +118,16 @@ function intern(value: string, table: string[], index: Map<string, number>): num
   return i;
 }
 
+/** `n` of `xs`, evenly spread, the first and last included (all of them when n ≥ their number). */
+export function evenly<T>(xs: readonly T[], n: number): T[] {
+  if (n >= xs.length) return [...xs];
+  if (n <= 0) return [];
+  if (n === 1) return [xs[xs.length - 1]!];
+  return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (n - 1))]!);
+}
+
 /** Reports sorted by date (a merged or late-arriving stream need not be), then the drawn subsets. */
-function track(u: UnitReports, color: string, lineBudget: number, dotBudget: number): TrackData {
+function track(u: UnitReports, color: string, lineBudget: number, dotBudget: number, markBudget: number): TrackData {
   const order = u.date.map((_, i) => i);
   let sorted = true;
   for (let i = 1; i < u.date.length && sorted; i++) sorted = u.date[i - 1]! <= u.date[i]!;
@@ -115,10 +139,11 @@ function track(u: UnitReports, color: string, lineBudget: number, dotBudget: num
   const type = pick(u.type);
   const isEvent = new Set(u.events);
   const events = sorted ? u.events : order.flatMap((from, to) => (isEvent.has(from) ? [to] : []));
-  const line = simplifyToBudget(lat, lng, lineBudget, events);
-  const dots = date.length <= dotBudget ? date.map((_, i) => i) : simplifyToBudget(lat, lng, dotBudget, events);
+  const marks = evenly(events, markBudget);
+  const line = simplifyToBudget(lat, lng, lineBudget, marks);
+  const dots = date.length <= dotBudget ? date.map((_, i) => i) : simplifyToBudget(lat, lng, dotBudget, marks);
   const t = date.map((d, i) => (i === 0 ? d : d - date[i - 1]!));
-  return { did: u.did, name: u.name, color, t, lat, lng, v: pick(u.speed), k: type, a: pick(u.address), line, dots };
+  return { did: u.did, name: u.name, color, t, lat, lng, v: pick(u.speed), k: type, a: pick(u.address), line, dots, marks };
 }
 
 /** "Ford Transit 01", "Ford Transit 01 and Ford Transit 02", "Ford Transit 01, … and 5 more units". */

@@ -73,14 +73,30 @@
     div.appendChild(table);
     return div;
   }
-  function eventIcon(kind) {
+  /** A colour of the page's own palette (#rrggbb), never text from the service. */
+  function safeColor(c) {
+    return typeof c === 'string' && /^#[0-9a-fA-F]{6}$/.test(c) ? c : null;
+  }
+  function eventIcon(kind, color) {
     var label = kind === 'sos' ? 'SOS' : kind === 'crash' ? '!' : 'P';
+    var fill = safeColor(color);
     // Leaflet positions the icon element with a transform: the shape (rotated for crash) is an inner element.
     return L.divIcon({
       className: 'trk-marker trk-marker-' + kind,
-      html: '<div class="trk-event trk-' + kind + '"><span>' + label + '</span></div>',
+      html: '<div class="trk-event trk-' + kind + '"' + (fill ? ' style="background:' + fill + '"' : '') + '><span>' + label + '</span></div>',
       iconSize: kind === 'sos' ? [26, 26] : [20, 20],
     });
+  }
+  /** Bounds from the extremes: one object, not one per point (a history may hold a million). */
+  function extendBounds(lats, lngs) {
+    var s = Infinity, w = Infinity, n = -Infinity, e = -Infinity;
+    for (var i = 0; i < lats.length; i++) {
+      if (lats[i] < s) s = lats[i];
+      if (lats[i] > n) n = lats[i];
+      if (lngs[i] < w) w = lngs[i];
+      if (lngs[i] > e) e = lngs[i];
+    }
+    if (lats.length > 0) bounds.extend(L.latLngBounds([s, w], [n, e]));
   }
   /** Values from the service are shown as sent, not rounded. */
   function exact(n) {
@@ -98,8 +114,8 @@
     for (var i = 0; i < n; i++) {
       acc += tr.t[i];
       t[i] = acc;
-      bounds.extend([tr.lat[i], tr.lng[i]]);
     }
+    extendBounds(tr.lat, tr.lng);
     function reportPopup(i) {
       var type = data.types[tr.k[i]];
       return popup(tr.name + ' (' + tr.did + ')', [
@@ -157,14 +173,16 @@
         })
         .addTo(map);
     }
-    for (var j = 0; j < n; j++) {
+    // The sos and crash reports chosen as markers (all of them, up to the page's cap); the popup is built when opened.
+    tr.marks.forEach(function (j) {
       var kind = data.types[tr.k[j]];
-      if (kind !== 'sos' && kind !== 'crash') continue;
       L.marker([tr.lat[j], tr.lng[j]], { icon: eventIcon(kind), title: kind + ' — ' + tr.name, zIndexOffset: 1000 })
-        .bindPopup(reportPopup(j))
+        .bindPopup(function () {
+          return reportPopup(j);
+        })
         .addTo(map);
       drawn.events++;
-    }
+    });
   });
 
   // Trips: a line each (straight and dashed when the trip came without its path); stops as markers.
@@ -194,7 +212,7 @@
   });
   data.stops.forEach(function (stop) {
     bounds.extend([stop.lat, stop.lng]);
-    L.marker([stop.lat, stop.lng], { icon: eventIcon('stop'), title: 'Stop — ' + stop.name })
+    L.marker([stop.lat, stop.lng], { icon: eventIcon('stop', stop.color), title: 'Stop — ' + stop.name })
       .bindPopup(
         popup(stop.name + ' (' + stop.did + '): stop', [
           ['Arrival', formatTime(stop.arrival)],
@@ -208,15 +226,15 @@
     drawn.stops++;
   });
 
-  // Units: the last position of each, coloured by state; names shown while there are few.
-  var labelled = data.units.length <= 40;
+  // Units: the last position of each, coloured by state, labelled with its name (see layoutUnits).
+  var unitMarkers = [];
   data.units.forEach(function (u) {
     bounds.extend([u.lat, u.lng]);
     var marker = L.circleMarker([u.lat, u.lng], { radius: 8, color: '#fff', weight: 2, fillColor: u.color, fillOpacity: 1, className: 'trk-unit trk-unit-' + u.state })
       .bindPopup(
         popup(u.name + ' (' + u.id + ')', [
           ['Category', u.category],
-          ['State', u.state],
+          ['State', u.state === 'sensor' ? 'reporting (a sensor: it stays where it is)' : u.state],
           ['Last report', formatTime(u.time)],
           ['Battery', u.battery === null ? null : u.battery + ' %'],
           ['Address', u.address],
@@ -227,8 +245,84 @@
     // A string would be taken as HTML: the name goes in as text.
     var label = document.createElement('span');
     label.textContent = u.name;
-    marker.bindTooltip(label, { permanent: labelled, direction: 'right', offset: [8, 0], className: 'trk-label' });
+    marker.bindTooltip(label, { permanent: true, direction: 'right', offset: [8, 0], className: 'trk-label' });
+    unitMarkers.push({ u: u, marker: marker, hidden: false });
     drawn.units++;
+  });
+
+  /**
+   * Units parked together (a depot) would be drawn on top of each other: markers closer than
+   * FAN_PX are spread on a small ring around their centre (the popup keeps the exact position),
+   * and a label that would overlap another, or leave the map, is shown on hover only. Done again
+   * at every zoom, since what overlaps depends on it.
+   */
+  var FAN_PX = 16;
+  function layoutUnits() {
+    var groups = [];
+    unitMarkers.forEach(function (m) {
+      var p = map.latLngToLayerPoint([m.u.lat, m.u.lng]);
+      for (var g = 0; g < groups.length; g++) {
+        if (groups[g].at.distanceTo(p) < FAN_PX) {
+          groups[g].members.push(m);
+          return;
+        }
+      }
+      groups.push({ at: p, members: [m] });
+    });
+    groups.forEach(function (g) {
+      var n = g.members.length;
+      var r = n === 1 ? 0 : Math.max(FAN_PX, (n * (FAN_PX + 6)) / (2 * Math.PI));
+      g.members.forEach(function (m, i) {
+        var a = (2 * Math.PI * i) / n - Math.PI / 2;
+        m.marker.setLatLng(map.layerPointToLatLng(g.at.add([r * Math.cos(a), r * Math.sin(a)])));
+      });
+    });
+    var box = document.getElementById('map').getBoundingClientRect();
+    var placed = [];
+    unitMarkers.forEach(function (m) {
+      m.marker.closeTooltip();
+      m.marker.openTooltip();
+    });
+    // Labels in the order of the legend's interest: moving, stopped, sensors, stale; then by name.
+    var order = { moving: 0, stopped: 1, sensor: 2, stale: 3 };
+    unitMarkers
+      .slice()
+      .sort(function (a, b) {
+        return order[a.u.state] - order[b.u.state] || (a.u.name < b.u.name ? -1 : a.u.name > b.u.name ? 1 : 0);
+      })
+      .forEach(function (m) {
+        var el = m.marker.getTooltip().getElement();
+        el.classList.remove('trk-label-hover');
+        var r = el.getBoundingClientRect();
+        var clear =
+          r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom &&
+          placed.every(function (q) {
+            return r.right <= q.left || r.left >= q.right || r.bottom <= q.top || r.top >= q.bottom;
+          });
+        m.hidden = !clear;
+        if (clear) placed.push(r);
+        else el.classList.add('trk-label-hover');
+      });
+    drawn.labels = placed.length;
+  }
+  unitMarkers.forEach(function (m) {
+    m.marker.on('mouseover', function () {
+      m.marker.getTooltip().getElement().classList.remove('trk-label-hover');
+    });
+    m.marker.on('mouseout', function () {
+      if (m.hidden) m.marker.getTooltip().getElement().classList.add('trk-label-hover');
+    });
+  });
+
+  // What the page leaves out, said where the eye is.
+  data.notes.forEach(function (text) {
+    var note = L.control({ position: 'topright' });
+    note.onAdd = function () {
+      var div = L.DomUtil.create('div', 'trk-notice trk-note');
+      div.textContent = text;
+      return div;
+    };
+    note.addTo(map);
   });
 
   // The legend.
@@ -245,6 +339,7 @@
           swatch.style.setProperty('--c', entry.color);
         } else {
           swatch.className = 'trk-event trk-' + entry.shape;
+          if (safeColor(entry.color)) swatch.style.background = entry.color;
           var inner = document.createElement('span');
           inner.textContent = entry.shape === 'sos' ? 'SOS' : entry.shape === 'crash' ? '!' : 'P';
           swatch.appendChild(inner);
@@ -277,8 +372,25 @@
     map.setView(bounds.getCenter(), 15);
   } else {
     // The legend sits bottom right: keep the data clear of it, unless that would shrink the map too much.
-    var bottom = Math.max(60, Math.min(legendHeight + 24, map.getSize().y / 3));
-    map.fitBounds(bounds, { paddingTopLeft: [40, 50], paddingBottomRight: [40, bottom], maxZoom: 17 });
+    // Markers keep a margin from every edge, and on the right room for a label (names are drawn to the right).
+    var size = map.getSize();
+    var bottom = Math.max(60, Math.min(legendHeight + 24, size.y / 3));
+    var labelRoom = 0;
+    if (unitMarkers.length > 0) {
+      // The widest name, measured as a label is drawn (the labels open only once the map has a view).
+      var probe = L.DomUtil.create('div', 'leaflet-tooltip trk-label', document.getElementById('map'));
+      probe.style.visibility = 'hidden';
+      unitMarkers.forEach(function (m) {
+        probe.textContent = m.u.name;
+        labelRoom = Math.max(labelRoom, Math.min(size.x / 4, 24 + probe.offsetWidth));
+      });
+      L.DomUtil.remove(probe);
+    }
+    map.fitBounds(bounds, { paddingTopLeft: [50, 50], paddingBottomRight: [Math.max(50, labelRoom), bottom], maxZoom: 17 });
+  }
+  if (unitMarkers.length > 0) {
+    layoutUnits();
+    map.on('zoomend', layoutUnits);
   }
   window.trackctlMap = drawn;
   document.body.setAttribute('data-drawn', 'true');

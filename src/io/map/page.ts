@@ -45,6 +45,8 @@ export interface TrackData {
   line: number[];
   /** Indices of the reports drawn as dots (all of them when few; else the line's vertices). */
   dots: number[];
+  /** Indices of the sos and crash reports drawn as markers (all of them, up to the page's cap). */
+  marks: number[];
 }
 
 export interface TripData {
@@ -73,7 +75,7 @@ export interface StopData {
   address: string | null;
 }
 
-export type UnitState = 'moving' | 'stopped' | 'stale';
+export type UnitState = 'moving' | 'stopped' | 'stale' | 'sensor';
 
 export interface UnitData {
   id: number;
@@ -93,6 +95,8 @@ export interface PageData {
   kind: 'history' | 'units' | 'trips';
   title: string;
   subtitle: string;
+  /** Said on the map, top right: what the page leaves out, and why. */
+  notes: string[];
   legend: LegendEntry[];
   /** Look-up tables the tracks index into. */
   types: string[];
@@ -104,7 +108,7 @@ export interface PageData {
 }
 
 export function emptyPage(kind: PageData['kind'], title: string, subtitle: string): PageData {
-  return { kind, title, subtitle, legend: [], types: [], addresses: [], tracks: [], trips: [], stops: [], units: [] };
+  return { kind, title, subtitle, notes: [], legend: [], types: [], addresses: [], tracks: [], trips: [], stops: [], units: [] };
 }
 
 export function escapeHtml(text: string): string {
@@ -151,6 +155,7 @@ header p{margin:2px 0 0;font-size:13px;color:#cfd8dc}
 .trk-popup th{text-align:left;padding:1px 8px 1px 0;color:#666;font-weight:500;vertical-align:top}
 .trk-popup td{padding:1px 0}
 .trk-label{font-size:11px;padding:1px 4px}
+.trk-label-hover{display:none}
 `;
 
 /** The document, in pieces: markup and assets first, then the data, then the script that draws it. */

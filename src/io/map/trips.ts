@@ -1,7 +1,8 @@
 /**
  * Trips and stops as a map (for `report trips|stops -o html`): a line per trip (its
  * path simplified when it has one, else a straight dashed line from start to end) and a
- * marker per stop, one colour per unit. Takes the plain report records.
+ * marker per stop, one colour per unit (the stop markers in it too). A page of stops alone
+ * (`report stops -o html`) is titled and counted as stops. Takes the plain report records.
  */
 import type { OutputOptions } from '../output.js';
 import { writePage } from './target.js';
@@ -80,15 +81,21 @@ export function tripsPageData(trips: readonly TripRecord[], stops: readonly Stop
   const last = times.length > 0 ? Math.max(...times) : -Infinity;
   const unitNames = dids.map((did) => names.get(did)!);
   const label = unitNames.length === 0 ? 'no units' : unitNames.length <= 3 ? unitNames.join(', ') : `${unitNames.slice(0, 2).join(', ')} and ${unitNames.length - 2} more units`;
-  const counts = `${trips.length} trip${trips.length === 1 ? '' : 's'}, ${stops.length} stop${stops.length === 1 ? '' : 's'}`;
-  const data = emptyPage('trips', `Trips and stops of ${label}`, [timeWindow(first, last), counts].filter(Boolean).join(' · '));
+  // A page of stops alone (report stops) speaks of stops only.
+  const stopsOnly = trips.length === 0 && stops.length > 0;
+  const counted = (n: number, what: string): string => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+  const counts = stopsOnly ? counted(stops.length, 'stop') : `${counted(trips.length, 'trip')}, ${counted(stops.length, 'stop')}`;
+  const data = emptyPage('trips', `${stopsOnly ? 'Stops' : 'Trips and stops'} of ${label}`, [timeWindow(first, last), counts].filter(Boolean).join(' · '));
   data.trips = tripData;
   data.stops = stopData;
+  // A row per unit in its colour (its trips' line, or for stops alone its stop marker), then what the symbols mean.
   const legend: LegendEntry[] = dids.map((did) => {
-    const n = trips.filter((t) => t.did === did).length;
-    return { label: `${names.get(did)} (${did}): ${n} trip${n === 1 ? '' : 's'}`, color: color.get(did)!, shape: 'line' };
+    const nStops = stops.filter((s) => s.did === did).length;
+    if (stopsOnly) return { label: `${names.get(did)} (${did}): ${counted(nStops, 'stop')}`, color: color.get(did)!, shape: 'stop' };
+    const nTrips = trips.filter((t) => t.did === did).length;
+    return { label: `${names.get(did)} (${did}): ${counted(nTrips, 'trip')}, ${counted(nStops, 'stop')}`, color: color.get(did)!, shape: 'line' };
   });
-  if (stopData.length > 0) legend.push({ label: `stop (${stopData.length})`, color: '', shape: 'stop' });
+  if (stopData.length > 0 && !stopsOnly) legend.push({ label: 'stop, in its unit\'s colour', color: '', shape: 'stop' });
   if (tripData.some((t) => !t.routed)) legend.push({ label: 'dashed: start to end, path not known', color: '#777', shape: 'line' });
   data.legend = legend;
   return data;

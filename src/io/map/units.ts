@@ -2,15 +2,17 @@
  * `units -o html`: each unit's last position (GET /all-units/ records), coloured by state.
  * The records carry no speed, so the state is read from the age of the last report: a
  * tracker reports often while it moves and rarely when parked. moving: a report within
- * MOVING_WINDOW_S; stale: none for the --stale threshold (default 1d); stopped: between.
+ * MOVING_WINDOW_S; stale: none for the --stale threshold (default 1d); stopped: between
+ * (reports/unit-state.ts, which watch reads the same way). Sensors stand still: one that
+ * reports is a sensor, never moving.
  */
 import type { OutputOptions } from '../output.js';
+import { MOVING_WINDOW_S, stateFromAge } from '../../reports/unit-state.js';
 import { writePage } from './target.js';
 import { emptyPage, renderPage, type LegendEntry, type PageData, type UnitData, type UnitState } from './page.js';
 
-export const MOVING_WINDOW_S = 10 * 60;
 
-const STATE_COLOR: Record<UnitState, string> = { moving: '#2ca25f', stopped: '#3182bd', stale: '#969696' };
+const STATE_COLOR: Record<UnitState, string> = { moving: '#2ca25f', stopped: '#3182bd', stale: '#969696', sensor: '#8856a7' };
 
 /** What the page needs of a unit record (as GET /all-units/ sends it, plus its collection). */
 export interface UnitRecord {
@@ -35,10 +37,10 @@ export interface UnitsPageOptions {
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-export function unitState(lastReport: number, nowMs: number, staleS: number): UnitState {
-  const age = nowMs / 1000 - lastReport;
-  if (lastReport <= 0 || age > staleS) return 'stale';
-  return age <= MOVING_WINDOW_S ? 'moving' : 'stopped';
+/** A sensor does not move: while it reports it is drawn as a sensor, never as moving. */
+export function unitState(lastReport: number, nowMs: number, staleS: number, sensor = false): UnitState {
+  const state = stateFromAge(lastReport, nowMs / 1000, staleS, sensor);
+  return sensor && state !== 'stale' ? 'sensor' : state;
 }
 
 function durationLabel(seconds: number): string {
@@ -58,7 +60,7 @@ export function unitsPageData(records: readonly UnitRecord[], opts: UnitsPageOpt
       continue;
     }
     const time = num(r.lastGPSTimestamp) ?? 0;
-    const state = unitState(time, opts.nowMs, opts.staleS);
+    const state = unitState(time, opts.nowMs, opts.staleS, r.category === 'sensor');
     units.push({
       id,
       name: typeof r.name === 'string' && r.name !== '' ? r.name : `Unit ${id}`,
@@ -68,7 +70,8 @@ export function unitsPageData(records: readonly UnitRecord[], opts: UnitsPageOpt
       lat,
       lng,
       time,
-      battery: num(r.lastBatteryLevel),
+      // A unit that never reported has no battery level (the service sends 0).
+      battery: time > 0 ? num(r.lastBatteryLevel) : null,
       address: typeof r.lastKnownAddress === 'string' && r.lastKnownAddress !== '' ? r.lastKnownAddress : null,
     });
   }
@@ -84,6 +87,7 @@ export function unitsPageData(records: readonly UnitRecord[], opts: UnitsPageOpt
     { label: `stopped: no report for ${durationLabel(MOVING_WINDOW_S)} (${count('stopped')})`, color: STATE_COLOR.stopped, shape: 'dot' },
     { label: `stale: no report for ${durationLabel(opts.staleS)} (${count('stale')})`, color: STATE_COLOR.stale, shape: 'dot' },
   ];
+  if (count('sensor') > 0) legend.push({ label: `sensor: stationary, reporting (${count('sensor')})`, color: STATE_COLOR.sensor, shape: 'dot' });
   data.legend = legend;
   return data;
 }
