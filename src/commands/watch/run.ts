@@ -16,7 +16,7 @@ import { ApiError, AuthError, NetworkError, PartialFailure, TrackctlError, Usage
 import { runPool } from '../../fleet/pool.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
 import type { HistorySink } from '../../io/geo/sink.js';
-import type { OutputOptions } from '../../io/output.js';
+import { openStream, type OutputOptions, type RecordStream } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
 import { compactJson } from '../../io/render/json.js';
 import { loadFences } from '../../reports/fences.js';
@@ -117,6 +117,7 @@ class Watch {
   private newestReply = 0;
   /** stdout met EPIPE (process.stdout stays "writable" after it). */
   private pipeClosed = false;
+  private scripted: RecordStream | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -239,6 +240,7 @@ class Watch {
   private async emit(events: Map<number, WatchEvent[]>): Promise<void> {
     if (this.live) return;
     const fields = this.out.fields;
+    if (this.out.script) return this.emitScripted(events);
     const lines: string[] = [];
     for (const w of this.watched) {
       for (const e of events.get(w.unit.did) ?? []) lines.push(compactJson(fields ? project(e, fields) : e));
@@ -247,6 +249,20 @@ class Watch {
       await this.ctx.io.out(`${lines.join('\n')}\n`);
       this.written += lines.length;
     }
+    await this.ctx.io.flush();
+  }
+
+  /** --jq, --template, -o custom-columns: each event through them, as they print it. */
+  private async emitScripted(events: Map<number, WatchEvent[]>): Promise<void> {
+    this.scripted ??= openStream([], { ...this.out, format: 'ndjson' });
+    const fields = this.out.fields;
+    for (const w of this.watched) {
+      for (const e of events.get(w.unit.did) ?? []) {
+        await this.scripted.write(fields ? project(e, fields) : { ...e });
+        this.written += 1;
+      }
+    }
+    await this.scripted.flush?.();
     await this.ctx.io.flush();
   }
 
