@@ -16,7 +16,19 @@ type JqHandle = Awaited<ReturnType<typeof import('jq-wasm/inline').loadJq>>;
 let handle: Promise<JqHandle> | undefined;
 
 function loadHandle(): Promise<JqHandle> {
-  handle ??= import('jq-wasm/inline').then((m) => m.loadJq());
+  handle ??= (async () => {
+    // jq's image is ~1 MB of WebAssembly of which a command runs a small part: compile each
+    // function when first called, and with the baseline compiler only. V8 would otherwise
+    // compile all of it, then again with its optimising tier in the background, which the
+    // process waits for before it can exit: twice the CPU and about 0.6 s more per run
+    // here, and no faster on 60,000 records (bench/startup.mjs, --jq). undici's parser sets
+    // --liftoff-only too (scripts/build.mjs says why this is done late, not at start-up).
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString('--liftoff-only');
+    setFlagsFromString('--wasm-lazy-compilation');
+    const { loadJq } = await import('jq-wasm/inline');
+    return loadJq();
+  })();
   return handle;
 }
 
@@ -59,9 +71,12 @@ export async function compileJq(expression: string): Promise<JqProgram> {
   const once = (input: string): JqOutput => {
     const result = jq.raw(input, expression, ['-c']);
     const text = result.stdout === '' ? '' : `${result.stdout.split('\n').map(rawLine).join('\n')}\n`;
-    const messages = result.stderr === '' ? [] : [jqMessage(result.stderr)];
-    if (result.exitCode === 0) return { text, warnings: messages };
-    return { text, warnings: [], error: messages[0] ?? `jq exited with status ${result.exitCode}` };
+    // Over several inputs jq's status is that of the last one: an error shows by its message.
+    const messages = result.stderr === '' ? [] : jqMessage(result.stderr).split('\n');
+    const errorAt = messages.findIndex((line) => line.startsWith('jq: error'));
+    if (result.exitCode === 0 && errorAt < 0) return { text, warnings: messages };
+    if (errorAt < 0) return { text, warnings: [], error: messages.join('\n') || `jq exited with status ${result.exitCode}` };
+    return { text, warnings: messages.slice(0, errorAt), error: messages.slice(errorAt).join('\n') };
   };
 
   return {
