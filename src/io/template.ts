@@ -219,8 +219,18 @@ export async function compileTemplate(source: string, settings: TemplateSettings
   }
   const table = new RowTable(settings.tty);
   const paint = await loadPaint(settings.color);
-  for (const [name, fn] of Object.entries(helpers(settings, table, paint))) env.registerHelper(name, fn as (...a: unknown[]) => unknown);
-  const render = env.compile(ast as Parameters<typeof env.compile>[0], { noEscape: true });
+  const ours = helpers(settings, table, paint);
+  for (const [name, fn] of Object.entries(ours)) env.registerHelper(name, fn as (...a: unknown[]) => unknown);
+  // Only known helpers (ours and Handlebars' own: each, if, unless, with, lookup), so a
+  // misspelt one is found now, before anything is sent, not at the first record.
+  const options = { noEscape: true, knownHelpersOnly: true, knownHelpers: Object.fromEntries(Object.keys(ours).map((name) => [name, true])) };
+  const input = ast as Parameters<typeof env.compile>[0];
+  try {
+    env.precompile(input, options);
+  } catch (err) {
+    throw new TemplateError(`--template: ${(err as Error).message}`, { cause: err });
+  }
+  const render = env.compile(input, options);
   return (data) => {
     try {
       const out = render(settings.tty ? sanitizeDeep(data) : data, { allowProtoPropertiesByDefault: false });
