@@ -29,6 +29,7 @@ export function parsePath(path: string): CustomColumn['steps'] {
   const steps: Step[] = [];
   while (rest !== '') {
     let match: RegExpMatchArray | null;
+    if (rest.startsWith('.[')) rest = rest.slice(1); // .['key'] as ['key']
     if (rest.startsWith('.')) {
       match = NAME.exec(rest.slice(1));
       if (!match) throw bad(`a name is missing after "." at "${rest}"`);
