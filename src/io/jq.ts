@@ -20,8 +20,9 @@ function loadHandle(): Promise<JqHandle> {
     // jq's image is ~1 MB of WebAssembly of which a command runs a small part: compile each
     // function when first called, and with the baseline compiler only. V8 would otherwise
     // compile all of it, then again with its optimising tier in the background, which the
-    // process waits for before it can exit: twice the CPU and about 0.6 s more per run
-    // here, and no faster on 60,000 records (bench/startup.mjs, --jq). undici's parser sets
+    // process waits for before it can exit: measured here, twice the CPU and 0.6 s more
+    // wall time per run, and slower even over 60,000 records in one run (2.2-3.4 s against
+    // 1.3 s: the optimising compile competes for the CPU). undici's parser sets
     // --liftoff-only too (scripts/build.mjs says why this is done late, not at start-up).
     const { setFlagsFromString } = await import('node:v8');
     setFlagsFromString('--liftoff-only');
