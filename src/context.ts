@@ -21,6 +21,8 @@ export interface GlobalOptions {
   sandbox?: boolean;
   output?: string;
   fields?: string;
+  jq?: string;
+  template?: string;
   header: boolean;
   raw?: boolean;
   color: boolean;
@@ -181,24 +183,23 @@ export function createContext(
     },
 
     async outputAs(allowed, opts) {
-      const { parseFormatFrom, parseFields } = await import('./io/output.js');
+      const { parseFormatFrom, parseFields, resolveScript } = await import('./io/output.js');
       const settings = await ctx.settings();
       const requested = ctx.globals.output ?? (env.TRACKCTL_OUTPUT || undefined) ?? settings.output;
-      const format = parseFormatFrom(requested ?? 'table', allowed);
       const fields = parseFields(ctx.globals.fields);
       const unknown = opts?.fields && fields?.filter((f) => !opts.fields?.includes(f));
       if (unknown && unknown.length > 0) {
         throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${opts?.fields?.join(', ')}`);
       }
-      const out: OutputOptions = {
-        io,
-        format: 'table',
-        fields,
-        header: ctx.globals.header,
-        color: colorWanted(io.stdoutIsTTY, env, !ctx.globals.color),
-        tty: io.stdoutIsTTY,
-        now: () => clock.now(),
-      };
+      const color = colorWanted(io.stdoutIsTTY, env, !ctx.globals.color);
+      const now = (): number => clock.now();
+      const { jq, template, raw } = ctx.globals;
+      const scripted = await resolveScript(
+        { jq, template, flag: ctx.globals.output, requested, fields: fields !== undefined, raw, tty: io.stdoutIsTTY, color, now },
+        allowed,
+      );
+      const format = parseFormatFrom(scripted?.format ?? requested ?? 'table', allowed);
+      const out: OutputOptions = { io, format: 'table', fields, header: ctx.globals.header, color, tty: io.stdoutIsTTY, now, script: scripted?.script };
       return { format, out };
     },
 

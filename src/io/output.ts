@@ -1,23 +1,28 @@
 /**
  * The output layer: the only place records become text. Commands hand it
  * records and column definitions; it renders table, JSON, NDJSON, CSV or YAML
- * to io.out. Renderers for table colour and YAML are imported lazily, so
- * machine output loads neither chalk nor yaml.
+ * to io.out, or puts what -o json prints through --jq, --template or -o
+ * custom-columns (script.ts). Renderers for table colour and YAML are imported
+ * lazily, so machine output loads neither chalk nor yaml; jq and Handlebars
+ * load only when asked for.
  */
 import { UsageError } from '../errors.js';
 import { checkFields, projectRecord, resolveColumns } from './render/columns.js';
+import { tableColumns } from './render/custom-columns.js';
 import { csvHeaderLine, csvRowLine } from './render/csv.js';
 import { compactJson, prettyJson } from './render/json.js';
 import { loadPainter } from './render/paint.js';
 import { formatRecordView, recordViewColumns } from './render/record-view.js';
+import { openScriptedStream, renderRawScripted, renderScripted } from './render/scripted.js';
 import { openRecordStream } from './render/stream.js';
 import { layoutTable, loadTableWriter, ttyRow } from './render/table.js';
 import { tsvHeaderLine, tsvRowLine } from './render/tsv.js';
-import { OUTPUT_FORMATS, type Column, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from './render/types.js';
+import { OUTPUT_FORMATS, type Column, type CustomColumn, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from './render/types.js';
 import { yamlText } from './render/yaml.js';
 import { sanitizeText } from './sanitize.js';
 
 export { OUTPUT_FORMATS };
+export { isCustomColumns, resolveScript } from './script.js';
 export type { Column, OutputFormat, OutputOptions, Rec, RecordStream };
 export type { Tone } from './render/types.js';
 
@@ -59,11 +64,27 @@ async function renderTerminalTable(records: Rec[], shown: Column[], opts: Output
   await opts.io.out(header + writer.rows(rows, layout, painter));
 }
 
+/** -o custom-columns: the records as a table of the given paths, as the table format draws it. */
+function customColumnsOptions(columns: CustomColumn[], opts: OutputOptions): { columns: Column[]; opts: OutputOptions } {
+  return { columns: tableColumns(columns), opts: { ...opts, format: 'table', fields: undefined, script: undefined } };
+}
+
 /** A list command: json → array; ndjson → lines; csv → header + rows; yaml → sequence; table → columns (TSV when piped). */
 export async function renderList(records: Rec[], columns: Column[], opts: OutputOptions): Promise<void> {
   checkFields(opts.fields, columns, records);
   const shown = resolveColumns(columns, opts.fields);
   const project = (rec: Rec): Rec => projectRecord(rec, opts.fields, columns);
+  const script = opts.script;
+  if (script?.kind === 'columns') {
+    const custom = customColumnsOptions(script.columns, opts);
+    return renderList(records, custom.columns, custom.opts);
+  }
+  if (script && opts.format === 'ndjson') {
+    const stream = openScriptedStream(script, opts);
+    for (const rec of records) await stream.write(project(rec));
+    return stream.end();
+  }
+  if (script) return renderScripted(records.map(project), script, opts);
   switch (opts.format) {
     case 'json':
       return opts.io.out(`${prettyJson(records.map(project))}\n`);
@@ -87,6 +108,8 @@ export async function renderList(records: Rec[], columns: Column[], opts: Output
 export async function renderRecord(record: Rec, columns: Column[], opts: OutputOptions): Promise<void> {
   checkFields(opts.fields, columns, [record]);
   const projected = projectRecord(record, opts.fields, columns);
+  if (opts.script?.kind === 'columns') return renderList([record], columns, opts);
+  if (opts.script) return renderScripted(projected, opts.script, opts);
   switch (opts.format) {
     case 'json':
       return opts.io.out(`${prettyJson(projected)}\n`);
@@ -107,13 +130,32 @@ export async function renderRecord(record: Rec, columns: Column[], opts: OutputO
 
 /** Streaming: records written (and flushed) as they arrive; see render/stream.ts. */
 export function openStream(columns: Column[], opts: OutputOptions): RecordStream {
-  return openRecordStream(columns, opts);
+  const script = opts.script;
+  if (script?.kind === 'columns') {
+    const custom = customColumnsOptions(script.columns, opts);
+    return openRecordStream(custom.columns, custom.opts);
+  }
+  if (!script) return openRecordStream(columns, opts);
+  const stream = openScriptedStream(script, opts);
+  let first = true;
+  return {
+    async write(rec) {
+      if (first) checkFields(opts.fields, columns, [rec]);
+      first = false;
+      await stream.write(projectRecord(rec, opts.fields, columns));
+    },
+    flush: () => stream.flush?.() ?? Promise.resolve(),
+    end: () => stream.end(),
+  };
 }
 
 /**
  * --raw: the body as the service sent it. On a terminal it is still stripped of
  * control sequences (service text never drives the terminal); piped, it is byte-exact.
+ * With --jq or --template, the body is their document.
  */
-export async function renderRaw(body: string, opts: Pick<OutputOptions, 'io'>): Promise<void> {
-  await opts.io.out(opts.io.stdoutIsTTY ? sanitizeText(body) : body);
+export async function renderRaw(body: string, opts: Pick<OutputOptions, 'io' | 'script'>): Promise<void> {
+  const { io, script } = opts;
+  if (script && script.kind !== 'columns') return renderRawScripted(body, script, { io, tty: io.stdoutIsTTY });
+  await io.out(io.stdoutIsTTY ? sanitizeText(body) : body);
 }

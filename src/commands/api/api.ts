@@ -50,7 +50,9 @@ function decodeURISafe(s: string): string {
 export const run: Run<ApiOptions> = async (args, opts, ctx) => {
   const path = normalisePath(args[0] ?? '');
   const body = await bodyFrom(ctx, opts.data);
+  // --jq / --template apply to the reply (checked before it is sent).
+  const scripted = ctx.globals.jq !== undefined || ctx.globals.template !== undefined ? await ctx.output() : undefined;
   const api = await ctx.api();
   const res = await api.call({ method: opts.method, path, body, auth: opts.auth });
-  await renderRaw(res.text.endsWith('\n') ? res.text : `${res.text}\n`, { io: ctx.io });
+  await renderRaw(res.text.endsWith('\n') ? res.text : `${res.text}\n`, { io: ctx.io, script: scripted?.script });
 };

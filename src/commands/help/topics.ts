@@ -74,18 +74,58 @@ stdout carries data only; progress, warnings and errors go to stderr.
                         yaml    the records as a YAML sequence or mapping
                         history also writes geojson, gpx and kml
                         html    a map page (history, units); on a terminal, to a file
+                        custom-columns=HEADER:.path[,HEADER:.path...]   see below
+                        custom-columns-file=FILE
   --fields a,b,c        only these fields, in this order (checked before any request)
-  --no-header           omit the header row (table, csv)
+  --no-header           omit the header row (table, csv, custom columns)
   --raw                 print the service's reply body unchanged
   --no-color            no colour (also NO_COLOR=1; FORCE_COLOR=1 forces it)
+  --jq EXPR             the jq language over the JSON output (below)
+  --template TEMPLATE   a Handlebars template over the JSON output (below)
 
 Set a default per profile with: trackctl config set output json (or TRACKCTL_OUTPUT).
 Text that came from the service is stripped of terminal control sequences.
+
+--jq EXPR (jq 1.8 itself, built in: no jq needed on the machine)
+  Runs on the document -o json prints (a list is one array), or with -o ndjson on each
+  record; watch runs it on each event. --jq implies JSON: any other -o is an error, and a
+  TRACKCTL_OUTPUT or profile default gives way. A string result prints raw, anything else
+  as one line of compact JSON (what jq -r -c and gh --jq print). A jq error (at compile or
+  run time) exits 2 with jq's message; on a stream, after the records before the failing one.
+  With --raw (and on api), the reply body as sent is the document.
+
+-o custom-columns=HEADER:.path,...   (kubectl's syntax)
+  A table of the given paths of each record as -o json shows it: .name, .position.lat,
+  .groups[0], .groups[-1], .groups[*] (all, comma-separated), {.name}. A missing or null
+  value prints <none>. Drawn as the table format draws: fitted on a terminal, tab-separated
+  rows when piped; --no-header drops the header. custom-columns-file=FILE reads the headers
+  from the file's first line and the paths from its second, separated by blanks.
+
+--template TEMPLATE   (Handlebars: https://handlebarsjs.com/guide/)
+  Rendered once with the document as -o json has it ({{#each .}}...{{/each}} over a list),
+  or with -o ndjson once per record (and per watch event), each ending in a newline.
+  String literals take Go's escapes as gh's do: {{"\\n"}}, {{join "\\t" groups}}.
+  Helpers (gh's):
+    {{tablerow a b ...}}        a row of an aligned table (tab-separated when piped),
+                                drawn at {{tablerender}} or at the end
+    {{timeago t}}               "5 min ago" (t: unix seconds or an ISO time)
+    {{timefmt "%Y-%m-%d %H:%M" t}}   strftime in UTC (%Y %m %d %H %M %S %F %T %a %b %j %s)
+    {{truncate 20 text}}        cut to 20 cells with "…"
+    {{join ", " list}}
+    {{color "red+bold" text}}   colour on a terminal (chalk style names), plain otherwise
+    {{hyperlink url text}}      a terminal link; piped, the text (the url if none)
+  Fields, #if, #unless, #with and lookup are Handlebars' own; a misspelt helper is an
+  error before anything is sent.
 
 Examples:
   $ trackctl devices list -o csv --fields did,name,lastBatteryLevel --no-header
   $ trackctl users list -o ndjson | jq -r .email
   $ trackctl groups get 101 --raw
+  $ trackctl units --jq '.[] | select(.lastBatteryLevel != null and .lastBatteryLevel < 20) | .name'
+  $ trackctl history 2004 --from 1d -o ndjson --jq 'select(.properties.speed > 90) | .properties.date'
+  $ trackctl devices list -o custom-columns=ID:.did,NAME:.name,GROUP:.groupMember[0]
+  $ trackctl devices list --template '{{#each .}}{{tablerow did name (timeago lastGPSTimestamp)}}{{/each}}'
+  $ trackctl watch --jq 'select(.event == "sos") | .name'
 `;
 
 const EXIT_CODES_TEXT = `Exit codes
@@ -145,7 +185,7 @@ export interface Topic {
 
 export const TOPICS: readonly Topic[] = [
   { name: 'environment', summary: 'environment variables trackctl reads', text: ENVIRONMENT_TEXT },
-  { name: 'formatting', summary: 'output formats, --fields, --raw, --no-header', text: FORMATTING_TEXT },
+  { name: 'formatting', summary: 'output formats, --fields, --raw, --jq, --template, custom columns', text: FORMATTING_TEXT },
   { name: 'exit-codes', summary: 'what each exit status means', text: EXIT_CODES_TEXT },
   { name: 'auth', summary: 'signing in, where credentials come from, renewal', text: AUTH_TEXT },
 ];

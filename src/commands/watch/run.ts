@@ -15,7 +15,7 @@ import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { unitsOfShard } from '../../lake/shard.js';
-import type { OutputOptions } from '../../io/output.js';
+import { openStream, type OutputOptions, type RecordStream } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
 import { compactJson } from '../../io/render/json.js';
 import { acknowledge, isPipe } from '../../io/streams.js';
@@ -112,6 +112,7 @@ class Watch {
   private title = '';
   /** The newest Date header seen (unix seconds): what the checkpoint records as its clock. */
   private newestReply = 0;
+  private scripted: RecordStream | undefined;
 
   constructor(
     private readonly ctx: Context,
@@ -228,6 +229,7 @@ class Watch {
   private async emit(events: Map<number, WatchEvent[]>): Promise<boolean> {
     if (this.live) return false;
     const fields = this.out.fields;
+    if (this.out.script) return this.emitScripted(events);
     const lines: string[] = [];
     for (const w of this.watched) {
       for (const e of events.get(w.did) ?? []) lines.push(compactJson(fields ? project(e, fields) : e));
@@ -235,6 +237,22 @@ class Watch {
     if (lines.length > 0) await this.ctx.io.out(`${lines.join('\n')}\n`);
     await acknowledge(this.ctx.io.stdout);
     return lines.length > 0;
+  }
+
+  /** --jq, --template, -o custom-columns: each event through them, as they print it. */
+  private async emitScripted(events: Map<number, WatchEvent[]>): Promise<boolean> {
+    this.scripted ??= openStream([], { ...this.out, format: 'ndjson' });
+    const fields = this.out.fields;
+    let wrote = false;
+    for (const w of this.watched) {
+      for (const e of events.get(w.did) ?? []) {
+        await this.scripted.write(fields ? project(e, fields) : { ...e });
+        wrote = true;
+      }
+    }
+    await this.scripted.flush?.();
+    await acknowledge(this.ctx.io.stdout);
+    return wrote;
   }
 
   private async draw(): Promise<void> {

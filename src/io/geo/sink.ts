@@ -151,7 +151,8 @@ class RecordSink implements HistorySink {
     }
   }
 
-  flush(): Promise<void> {
+  async flush(): Promise<void> {
+    await this.stream.flush?.();
     return drained(this.out);
   }
 
@@ -165,6 +166,10 @@ export function openHistorySink(opts: SinkOptions): HistorySink {
   const { format, out } = opts;
   if (format === 'html') return htmlSink(out);
   const fields = out.fields !== undefined;
+  // --jq, --template and custom columns read the reports as -o json shows them (the features), one by one.
+  if (out.script && (format === 'json' || format === 'ndjson')) {
+    return new RecordSink(openStream(opts.columns, { ...out, format }), fields ? opts.flat : (f) => f as unknown as Rec, out);
+  }
   if (format === 'gpx' || format === 'kml' || format === 'geojson' || ((format === 'json' || format === 'ndjson') && !fields)) {
     return new DocumentSink(documentFormat(format, opts.title), out);
   }

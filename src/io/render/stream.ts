@@ -100,10 +100,10 @@ class TerminalTableStream implements RecordStream {
     const row = ttyRow(rec, this.shown, this.opts.now());
     if (this.layout && this.writer) return this.opts.io.out(this.writer.rows([row], this.layout, this.painter));
     this.buffered.push(row);
-    if (this.buffered.length >= TABLE_SIZING_ROWS) return this.flush();
+    if (this.buffered.length >= TABLE_SIZING_ROWS) return this.printBuffered();
     if (!this.timer) {
       this.timer = setTimeout(() => {
-        this.pending = this.flush().catch((error: unknown) => {
+        this.pending = this.printBuffered().catch((error: unknown) => {
           this.failure = error;
         });
       }, TABLE_SIZING_DELAY_MS);
@@ -113,7 +113,7 @@ class TerminalTableStream implements RecordStream {
 
   async end(): Promise<void> {
     await this.settle();
-    await this.flush();
+    await this.printBuffered();
   }
 
   private async settle(): Promise<void> {
@@ -121,7 +121,7 @@ class TerminalTableStream implements RecordStream {
     if (this.failure !== undefined) throw this.failure;
   }
 
-  private async flush(): Promise<void> {
+  private async printBuffered(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.layout || this.buffered.length === 0 || !this.painter || !this.writer) return;

@@ -2,7 +2,9 @@
  * The shapes commands code against when they hand records to the output layer.
  * Kept apart from output.ts so the renderers can share them without importing the dispatcher.
  */
+import type { JqProgram } from '../jq.js';
 import type { IO } from '../streams.js';
+import type { Template } from '../template.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -51,9 +53,32 @@ export interface OutputOptions {
   tty: boolean;
   /** Milliseconds, for relative times. */
   now: () => number;
+  /** --jq, --template or -o custom-columns: the JSON document (or each streamed record) goes through it instead. */
+  script?: Script;
+}
+
+/**
+ * A script of the output: what --jq, --template and -o custom-columns ask for. jq and
+ * templates apply to the JSON document the command prints with -o json, or, with
+ * -o ndjson (and on watch), to each record; custom columns to each record.
+ */
+export type Script =
+  | { kind: 'jq'; program: JqProgram }
+  | { kind: 'template'; template: Template }
+  | { kind: 'columns'; columns: CustomColumn[] };
+
+/** One column of -o custom-columns: its header and the path of its value in each record. */
+export interface CustomColumn {
+  header: string;
+  /** As written (`.position.lat`), for messages. */
+  path: string;
+  /** Parsed steps: a key, an index (negative counts from the end) or '*' (every element). */
+  steps: Array<string | number | { every: true }>;
 }
 
 export interface RecordStream {
   write(rec: Rec): Promise<void>;
+  /** Hands every record written so far to io.out (a stream that batches, as --jq does, holds some back). */
+  flush?(): Promise<void>;
   end(): Promise<void>;
 }

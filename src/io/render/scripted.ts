@@ -1,0 +1,125 @@
+/**
+ * Output through --jq or --template: the JSON document a command prints with -o json
+ * (a list as one array, a record as one object), or each record of a stream (-o ndjson,
+ * watch). jq's results print as `jq -r -c` prints them; a template's text as it renders,
+ * ending in a newline. On a terminal, text is stripped of control sequences (for a template,
+ * the data is, before the template adds its colours).
+ */
+import { JqError } from '../jq.js';
+import { sanitizeText } from '../sanitize.js';
+import type { IO } from '../streams.js';
+import { compactJson } from './json.js';
+import type { OutputOptions, Rec, RecordStream, Script } from './types.js';
+
+type TextScript = Exclude<Script, { kind: 'columns' }>;
+
+/** Records a stream hands jq in one run at most (each run compiles the program again). */
+const JQ_BATCH = 500;
+
+/** A template's text, ending in a newline unless it is empty. */
+function lineEnded(text: string): string {
+  return text === '' || text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** Runs jq over JSON texts; prints what it printed (and its warnings) even when it then fails. */
+async function runJq(script: Extract<Script, { kind: 'jq' }>, inputs: readonly string[], opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
+  const result = script.program.run(inputs);
+  for (const warning of result.warnings) opts.io.err(warning);
+  if (result.text !== '') await opts.io.out(opts.tty ? sanitizeText(result.text) : result.text);
+  if (result.error !== undefined) throw new JqError(result.error);
+}
+
+/** The whole document through the script. */
+export async function renderScripted(document: unknown, script: TextScript, opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
+  if (script.kind === 'jq') return runJq(script, [compactJson(document)], opts);
+  const text = lineEnded(script.template(document));
+  if (text !== '') await opts.io.out(text);
+}
+
+/** --raw with --jq or --template: the reply body as sent is the document. */
+export async function renderRawScripted(body: string, script: TextScript, opts: { io: IO; tty: boolean }): Promise<void> {
+  if (script.kind === 'jq') return runJq(script, [body], opts);
+  let document: unknown;
+  try {
+    document = JSON.parse(body);
+  } catch {
+    throw new JqError('--template needs a JSON reply; this one is not JSON');
+  }
+  return renderScripted(document, script, opts);
+}
+
+/** -o json: the document is every record, so it is rendered when the stream ends. */
+class DocumentStream implements RecordStream {
+  private readonly records: Rec[] = [];
+  constructor(
+    private readonly script: TextScript,
+    private readonly opts: OutputOptions,
+  ) {}
+
+  async write(rec: Rec): Promise<void> {
+    this.records.push(rec);
+  }
+
+  async end(): Promise<void> {
+    await renderScripted(this.records, this.script, this.opts);
+  }
+}
+
+/**
+ * -o ndjson and watch: each record on its own. jq runs over a batch of records at once: the
+ * records written until the writer pauses (a reply's chunk, a round of watch) or JQ_BATCH.
+ */
+class RecordScriptStream implements RecordStream {
+  private batch: string[] = [];
+  private scheduled: NodeJS.Immediate | undefined;
+  private running: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  constructor(
+    private readonly script: TextScript,
+    private readonly opts: OutputOptions,
+  ) {}
+
+  async write(rec: Rec): Promise<void> {
+    this.check();
+    if (this.script.kind === 'template') {
+      const text = lineEnded(this.script.template(rec));
+      if (text !== '') await this.opts.io.out(text);
+      return;
+    }
+    this.batch.push(compactJson(rec));
+    if (this.batch.length >= JQ_BATCH) return this.flush();
+    this.scheduled ??= setImmediate(() => {
+      this.scheduled = undefined;
+      this.running = this.running.then(() => this.runBatch()).catch((err: unknown) => void (this.failure ??= err));
+    });
+  }
+
+  async flush(): Promise<void> {
+    clearImmediate(this.scheduled);
+    this.scheduled = undefined;
+    await this.running;
+    this.check();
+    await this.runBatch();
+  }
+
+  end(): Promise<void> {
+    return this.flush();
+  }
+
+  private check(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  private async runBatch(): Promise<void> {
+    if (this.script.kind !== 'jq' || this.batch.length === 0) return;
+    const inputs = this.batch;
+    this.batch = [];
+    await runJq(this.script, inputs, this.opts);
+  }
+}
+
+/** A stream through the script: per record with -o ndjson, else the whole document at the end. */
+export function openScriptedStream(script: TextScript, opts: OutputOptions): RecordStream {
+  return opts.format === 'ndjson' ? new RecordScriptStream(script, opts) : new DocumentStream(script, opts);
+}

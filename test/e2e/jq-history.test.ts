@@ -1,0 +1,58 @@
+/**
+ * --jq against Debian's jq on one device, on history (a document, and an ndjson stream where jq runs once
+ * per record) and reports; a stream stops at the first record jq fails on. See jq-corpus.ts.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { DOCUMENTS, expectSameAsJq, needJq, startJqFixture, type Doc, type JqFixture } from './jq-corpus.js';
+
+const CORPUS: Array<[Doc, string]> = [
+  ['device', '.name'],
+  ['device', 'with_entries(select(.value == null)) | keys'],
+  ['device', '.lastValidLatitude * 1000 | floor'],
+  ['device', 'to_entries | map("\\(.key)=\\(.value)") | join("&")'],
+  ['device', '.groupMember | @json'],
+  ['device', '.name | @base64'],
+  ['device', 'del(.groupMember) | keys_unsorted | length'],
+  ['history', 'map(.properties.speed) | add / length | floor'],
+  ['history', '[.[] | .properties.reportType] | group_by(.) | map([.[0], length])'],
+  ['history', '.[-1].geometry.coordinates'],
+  ['historyStream', '.properties.speed'],
+  ['historyStream', 'select(.properties.speed > 50) | [.properties.date, .properties.speed] | @csv'],
+  ['historyStream', '.geometry.coordinates | "\\(.[1]),\\(.[0])"'],
+  ['historyStream', '.properties | {date, lat, lng}'],
+  ['trips', 'map(.distanceKm) | add * 1000 | floor'],
+  ['trips', '.[] | "\\(.start | todate) \\(.distanceKm) km"'],
+  ['trips', 'sort_by(-.duration) | .[0] | {start, duration}'],
+  ['summary', '.[] | [.day, .trips, .distanceKm] | @tsv'],
+  ['summary', 'map(.drivingTime) | add'],
+];
+
+describe('--jq against jq: a device, history and reports', () => {
+  let f: JqFixture;
+  before(async () => {
+    f = await startJqFixture(['device', 'history', 'historyStream', 'trips', 'summary']);
+  });
+  after(async () => {
+    await f?.h.close();
+  });
+
+  test(`${CORPUS.length} expressions print exactly what jq -r -c prints for the same JSON`, async (t) => {
+    if (needJq(t)) await expectSameAsJq(f, CORPUS);
+  });
+
+  test('on a stream, jq runs per record and stops at the first record that fails (exit 2)', async () => {
+    const records = f.json.get('historyStream')!.trimEnd().split('\n').map((line) => JSON.parse(line) as { properties: { speed: number } });
+    const firstFast = records.findIndex((r) => r.properties.speed > 60);
+    assert.ok(firstFast > 0, 'some report is over 60 after one that is not');
+    const expression = 'if .properties.speed > 60 then error("too fast: \\(.properties.speed)") else .properties.speed end';
+    const got = await f.h.run([...DOCUMENTS.historyStream, '--jq', expression]);
+    assert.equal(got.code, 2, got.stderr);
+    assert.ok(got.stderr.includes(`too fast: ${records[firstFast]!.properties.speed}`), got.stderr);
+    assert.equal(got.stdout, records.slice(0, firstFast).map((r) => `${r.properties.speed}\n`).join(''));
+  });
+
+  test('a compile error is found before the history is asked for', async () => {
+    await f.h.expectUsage([...DOCUMENTS.historyStream, '--jq', '.properties |'], 'compile error');
+  });
+});
