@@ -1,7 +1,7 @@
 /**
  * Typed errors. Every failure a user can meet is one of these classes, and
  * `exitCodeFor` is the single place that maps them to the exit codes of the
- * design (0 ok, 1 service, 2 usage, 3 auth, 4 not found, 6 network, 7 partial, 130 interrupted).
+ * design (0 ok, 1 service, 2 usage, 3 auth, 4 not found, 6 network, 7 partial, 8 timed out, 130 interrupted).
  */
 
 export const ExitCode = {
@@ -12,6 +12,7 @@ export const ExitCode = {
   notFound: 4,
   network: 6,
   partial: 7,
+  timedOut: 8,
   interrupted: 130,
 } as const;
 
@@ -66,6 +67,9 @@ export class InterruptedError extends TrackctlError {
   }
 }
 
+/** `wait --timeout` ran out before the condition held. */
+export class WaitTimeout extends TrackctlError {}
+
 export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof UsageError) return ExitCode.usage;
   if (err instanceof AuthError) return ExitCode.auth;
@@ -73,6 +77,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof NetworkError) return ExitCode.network;
   if (err instanceof PartialFailure) return ExitCode.partial;
   if (err instanceof InterruptedError) return ExitCode.interrupted;
+  if (err instanceof WaitTimeout) return ExitCode.timedOut;
   if (err instanceof ApiError) return ExitCode.service;
   return ExitCode.service;
 }

@@ -13,6 +13,7 @@ import { registerSandbox } from './commands/sandbox/index.js';
 import { registerHistory } from './commands/history/index.js';
 import { registerReport } from './commands/report/index.js';
 import { registerWatch } from './commands/watch/index.js';
+import { registerWait } from './commands/wait/index.js';
 import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
@@ -40,6 +41,7 @@ export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Regi
   { names: ['history'], register: registerHistory },
   { names: ['report'], register: registerReport },
   { names: ['watch'], register: registerWatch },
+  { names: ['wait'], register: registerWait },
   { names: ['apply'], register: registerApply },
   { names: ['export'], register: registerExport },
   { names: ['map'], register: registerMap },
