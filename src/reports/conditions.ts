@@ -113,8 +113,8 @@ const PARAMS: WatchParams = { ...DEFAULT_WATCH_PARAMS, fences: [] };
 export class UnitWait {
   readonly state: UnitWatchState;
   met: Met | undefined;
-  /** The newest report's type (the state keeps no report type). */
-  private reportType: string | null = null;
+  /** The newest report fed (by date): what a state condition met at once prints. */
+  private newest: WatchReport | undefined;
   private readonly label: string;
 
   constructor(
@@ -127,9 +127,14 @@ export class UnitWait {
 
   /** The reports before the wait began, in date order; then the state as it stands at `now`. */
   seed(reports: readonly WatchReport[], now: number): Met | undefined {
+    // The snapshot's last report time may be newer than any report the history shows (or
+    // be that of one it leaves out): the reports decide the state, the snapshot only the newest time.
+    const listed = this.state.lastReport;
+    if (reports.length > 0) this.state.lastReport = null;
     for (const r of reports) this.feed(r);
+    if (listed !== null && (this.state.lastReport === null || listed > this.state.lastReport)) this.state.lastReport = listed;
     if (this.condition.kind === 'reporting') return undefined;
-    return this.tick(now) ?? this.check(this.state.lastReport);
+    return this.tick(now) ?? this.check(this.newest?.date ?? this.state.lastReport, this.newest);
   }
 
   /** Reports received during the wait, in date order. */
@@ -138,7 +143,7 @@ export class UnitWait {
       if (this.met) break;
       const newest = this.feed(r);
       if (this.condition.kind === 'reporting') this.met = this.record(r.date, r);
-      else if (newest) this.check(r.date);
+      else if (newest) this.check(r.date, r);
     }
     return this.met;
   }
@@ -157,12 +162,12 @@ export class UnitWait {
     const before = this.state.lastReport;
     observe(this.state, r, PARAMS);
     const newest = before === null || r.date >= before;
-    if (newest) this.reportType = typeof r.reportType === 'string' ? r.reportType : null;
+    if (newest) this.newest = r;
     return newest;
   }
 
-  /** Whether the state meets a state condition now; `time` is when (the newest report's date). */
-  private check(time: number | null): Met | undefined {
+  /** Whether the state meets a state condition now; `time` is when, `r` the newest report (if any). */
+  private check(time: number | null, r: WatchReport | undefined): Met | undefined {
     if (this.met || time === null) return this.met;
     const s = this.state;
     const c = this.condition;
@@ -186,11 +191,11 @@ export class UnitWait {
       default:
         holds = false;
     }
-    if (holds) this.met = { ...this.record(time), ...(inside && c.kind === 'inside' ? { fence: inside.name } : {}) };
+    if (holds) this.met = { ...this.record(time, r), ...(inside && c.kind === 'inside' ? { fence: inside.name } : {}) };
     return this.met;
   }
 
-  /** The record printed: the report given, else the state's newest report. */
+  /** The record printed: the report given, else what the state knows (the snapshot, or stale's last report). */
   private record(time: number, r?: WatchReport): Met {
     const s = this.state;
     const n = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -220,7 +225,7 @@ export class UnitWait {
       speed: s.speed,
       battery: s.battery,
       address: s.address,
-      reportType: this.reportType,
+      reportType: this.newest?.reportType ?? null,
     };
   }
 }
