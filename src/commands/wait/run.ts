@@ -127,8 +127,14 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
     await stream?.end();
   }
   const unmet = waiting.filter((w) => !w.wait.met).map((w) => w.unit.did);
-  const what = plan.any || unmet.length === 1 ? `unit${unmet.length > 1 ? 's' : ''} ${unmet.join(', ')}` : `${unmet.length} of ${waiting.length} units (${unmet.join(', ')})`;
-  throw new WaitTimeout(`timed out after ${formatMs(plan.timeoutMs ?? 0)}: ${what} did not meet --for ${conditionLabel(condition)}`);
+  const label = conditionLabel(condition);
+  const why =
+    waiting.length === 1
+      ? `unit ${unmet[0]} did not meet --for ${label}`
+      : plan.any
+        ? `none of units ${unmet.join(', ')} met --for ${label}`
+        : `${unmet.length} of ${waiting.length} units (${unmet.join(', ')}) did not meet --for ${label}`;
+  throw new WaitTimeout(`timed out after ${formatMs(plan.timeoutMs ?? 0)}: ${why}`);
 }
 
 /** One unit's round: its last reports before the wait (once), then what it sent since. */
