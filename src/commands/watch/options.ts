@@ -2,6 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../io/format-time.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import type { WatchEventName } from '../../reports/watch-events.js';
 
 export interface WatchOptions {
   group?: string;
@@ -12,6 +13,7 @@ export interface WatchOptions {
   lowBattery?: string;
   geofence?: string;
   checkpoint?: string;
+  exitOn?: string;
 }
 
 export interface WatchPlan {
@@ -21,6 +23,19 @@ export interface WatchPlan {
   lowBatteryPct: number;
   geofence: string | undefined;
   checkpoint: string | undefined;
+  /** --exit-on: the events that end the watch (exit 0) once printed. */
+  exitOn: ReadonlySet<WatchEventName> | undefined;
+}
+
+export const WATCH_EVENTS: readonly WatchEventName[] = ['report', 'moving', 'stopped', 'stale', 'battery_low', 'sos', 'crash', 'geofence_enter', 'geofence_exit'];
+
+export function parseExitOn(value: string): ReadonlySet<WatchEventName> {
+  const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const unknown = names.filter((n) => !(WATCH_EVENTS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`invalid --exit-on "${value}": ${names.length === 0 ? 'no event named' : `unknown event ${unknown.join(', ')}`}`, { hint: `Events: ${WATCH_EVENTS.join(', ')}` });
+  }
+  return new Set(names as WatchEventName[]);
 }
 
 export const DEFAULT_INTERVAL = '30s';
@@ -58,5 +73,6 @@ export function parseWatchPlan(args: string[], opts: WatchOptions): WatchPlan {
     lowBatteryPct: opts.lowBattery === undefined ? DEFAULT_LOW_BATTERY : parsePercent(opts.lowBattery),
     geofence: opts.geofence,
     checkpoint: opts.checkpoint,
+    exitOn: opts.exitOn === undefined ? undefined : parseExitOn(opts.exitOn),
   };
 }

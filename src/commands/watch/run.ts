@@ -12,7 +12,7 @@ import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
-import { ApiError, AuthError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
+import { ApiError, AuthError, InterruptedError, NetworkError, PartialFailure, TrackctlError, UsageError } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
 import type { HistorySink } from '../../io/geo/sink.js';
@@ -117,6 +117,8 @@ class Watch {
   private newestReply = 0;
   /** stdout met EPIPE (process.stdout stays "writable" after it). */
   private pipeClosed = false;
+  /** A round held an event of --exit-on. */
+  private exitEvent = false;
 
   constructor(
     private readonly ctx: Context,
@@ -165,6 +167,8 @@ class Watch {
       this.say('Ctrl-C to quit');
       await this.draw();
       await this.loop(api, interrupts, pending);
+      // --exit-on: stopped before the event came is not the event (`watch --exit-on sos && page`).
+      if (this.plan.exitOn && !this.exitEvent && interrupts.stop.aborted) throw new InterruptedError();
     } finally {
       clearInterval(redraw);
       if (this.live) this.ctx.io.stdout.off('resize', resize);
@@ -190,7 +194,8 @@ class Watch {
         await this.checkpoint.save(this.watched.filter((w) => !w.given), this.newestReply || Math.floor(this.serverNow()), new Date(this.ctx.clock.now()).toISOString());
       }
       await this.draw();
-      if (interrupts.stop.aborted || this.watched.every((w) => w.given) || (await this.readerGone())) return;
+      this.exitEvent = [...events.values()].some((list) => list.some((e) => this.plan.exitOn?.has(e.event)));
+      if (this.exitEvent || interrupts.stop.aborted || this.watched.every((w) => w.given) || (await this.readerGone())) return;
       slowdown = api.http.throttled > throttledBefore ? Math.min(MAX_SLOWDOWN, slowdown * 2) : Math.max(1, slowdown / 2);
       const waitMs = Math.max(this.plan.intervalMs, active.length * MIN_ROUND_MS_PER_UNIT) * slowdown;
       await pause(waitMs, interrupts.stop);
