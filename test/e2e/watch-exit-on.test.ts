@@ -25,7 +25,7 @@ const DAY = 0 | (Date.now() / 1000 / 86400);
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 /** The exit code, or -1 when the run has not ended within a minute (only bounds a hang). */
-const exitOf = (run: { exit: Promise<number> }): Promise<number> => Promise.race([run.exit, sleep(60_000).then(() => -1)]);
+const exitOf = (run: { exit: Promise<number> }): Promise<number> => Promise.race([run.exit, new Promise<number>((r) => setTimeout(() => r(-1), 60_000).unref())]);
 
 describe('watch --exit-on', () => {
   let h: Harness;
