@@ -4,13 +4,11 @@ import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
 
 const HELP = `
-Conditions (--for):
-  reporting            a report received after the wait began (late ones included)
-  moving, stopped      the unit's motion, as watch judges it (motion_state reports, else speed)
-  stale=D              no report for D, e.g. stale=2h (a unit that never reported is stale)
-  inside=FILE          the newest position is inside a polygon of FILE (GeoJSON, like --geofence)
-  outside=FILE         the newest position is outside every polygon of FILE
-  battery-below=PCT    the newest battery level is below PCT
+Conditions (--for): reporting, a report received after the wait began (late ones included);
+moving or stopped, the unit's motion as watch judges it (motion_state reports, else speed);
+stale=D, no report for D, e.g. stale=2h (a unit that never reported is stale); inside=FILE, the
+newest position is inside a polygon of FILE (GeoJSON, as for watch --geofence); outside=FILE, it
+is outside every polygon of FILE; battery-below=PCT, the newest battery level is below PCT.
 
 A condition that holds already is met at once (except reporting). Otherwise each unit's history
 is polled every --interval (default 10s) with lastQueryTime, as watch does, and the wait returns as
