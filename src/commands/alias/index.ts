@@ -24,6 +24,7 @@ export function registerAlias(program: Command, ctx: Context): void {
           "trackctl alias set low 'units --low-battery 20'",
           "trackctl alias set trips 'report trips $1 --from today'",
           'trackctl alias set dids \'!trackctl devices list -o json | jq -r ".[].did"\'',
+          "trackctl alias set sb -- '--sandbox units'      # an expansion starting with - after --",
         ),
     )
     .action(lazyAction(ctx, async () => import('./set.js')));
