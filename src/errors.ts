@@ -2,7 +2,7 @@
  * Typed errors. Every failure a user can meet is one of these classes, and
  * `exitCodeFor` is the single place that maps them to the exit codes of the
  * design (0 ok, 1 failed here or at the service, 2 usage, 3 auth, 4 not found, 6 network, 7 partial,
- * 130 interrupted).
+ * 8 timed out, 130 interrupted).
  */
 
 export const ExitCode = {
@@ -13,6 +13,7 @@ export const ExitCode = {
   notFound: 4,
   network: 6,
   partial: 7,
+  timedOut: 8,
   interrupted: 130,
 } as const;
 
@@ -138,6 +139,9 @@ export class InterruptedError extends TrackctlError {
   }
 }
 
+/** `wait --timeout` ran out before the condition held. */
+export class WaitTimeout extends TrackctlError {}
+
 export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof Reported) return exitCodeFor(err.failure);
   if (err instanceof UsageError) return ExitCode.usage;
@@ -146,6 +150,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof NetworkError) return ExitCode.network;
   if (err instanceof PartialFailure) return ExitCode.partial;
   if (err instanceof InterruptedError) return ExitCode.interrupted;
+  if (err instanceof WaitTimeout) return ExitCode.timedOut;
   if (err instanceof ApiError) return ExitCode.service;
   return ExitCode.service;
 }

@@ -5,7 +5,7 @@
 import { createContext } from './context.js';
 import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
-import { buildProgram } from './program.js';
+import { buildProgram, COMMAND_NAMES, operandIndex } from './program.js';
 
 declare const __TRACKCTL_VERSION__: string;
 export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';
@@ -23,10 +23,23 @@ export async function run(argv: string[]): Promise<never> {
   process.exit(code);
 }
 
-export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+/** `aliases` false: argv is what an alias expanded to (an alias never expands to another). */
+export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env, aliases = true): Promise<number> {
   const ctx = createContext(io, env, VERSION);
   try {
     const program = buildProgram(ctx, VERSION, argv);
+    const at = operandIndex(argv, program);
+    const word = at === undefined ? undefined : argv[at];
+    if (at !== undefined && word !== undefined && !COMMAND_NAMES.includes(word)) {
+      // Not a command: an alias or an extension (trackctl-NAME on PATH), loaded only now.
+      const { runExternal } = await import('./commands/extension/external.js');
+      const outcome = await runExternal(argv, at, program, ctx, aliases);
+      if (outcome && 'argv' in outcome) return await main(outcome.argv, io, env, false);
+      if (outcome) return outcome.code;
+    } else if (word === undefined || (word === 'help' && at === argv.length - 1)) {
+      const { externalHelp } = await import('./commands/extension/external.js');
+      program.addHelpText('after', await externalHelp(ctx, COMMAND_NAMES));
+    }
     await program.parseAsync(argv, { from: 'user' });
     return ctx.exitCode;
   } catch (err) {

@@ -13,6 +13,7 @@ import { registerSandbox } from './commands/sandbox/index.js';
 import { registerHistory } from './commands/history/index.js';
 import { registerReport } from './commands/report/index.js';
 import { registerWatch } from './commands/watch/index.js';
+import { registerWait } from './commands/wait/index.js';
 import { registerUsers } from './commands/users/index.js';
 import { registerGroups } from './commands/groups/index.js';
 import { registerShares } from './commands/shares/index.js';
@@ -23,6 +24,8 @@ import { registerHelp } from './commands/help/index.js';
 import { helpWidth, wrapHelpText } from './commands/help/wrap.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerMap } from './commands/map/index.js';
+import { registerAlias } from './commands/alias/index.js';
+import { registerExtension } from './commands/extension/index.js';
 
 type Register = (program: Command, ctx: Context) => void;
 
@@ -41,12 +44,18 @@ export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Regi
   { names: ['history'], register: registerHistory },
   { names: ['report'], register: registerReport },
   { names: ['watch'], register: registerWatch },
+  { names: ['wait'], register: registerWait },
   { names: ['apply'], register: registerApply },
   { names: ['export'], register: registerExport },
   { names: ['map'], register: registerMap },
+  { names: ['alias'], register: registerAlias },
+  { names: ['extension'], register: registerExtension },
   { names: ['completion', '__complete', '__gen'], register: registerCompletion },
   { names: ['help'], register: registerHelp },
 ];
+
+/** Every top-level command name: what an alias may not shadow, and what is never an alias or extension. */
+export const COMMAND_NAMES: readonly string[] = TOP_LEVEL.flatMap((c) => c.names);
 
 /** Commands that read the whole tree: help and completion. */
 const TREE_READERS = new Set(['help', 'completion', '__complete', '__gen']);
@@ -107,10 +116,16 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
  * clustered short flags (`-vq`), and `--` ending the options.
  */
 export function firstOperand(argv: readonly string[], program: Command): string | undefined {
+  const at = operandIndex(argv, program);
+  return at === undefined ? undefined : argv[at];
+}
+
+/** Where firstOperand is in argv. */
+export function operandIndex(argv: readonly string[], program: Command): number | undefined {
   const takesValue = new Set(program.options.filter((o) => o.required || o.optional).flatMap((o) => [o.long, o.short]));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--') return argv[i + 1];
+    if (arg === '--') return i + 1 < argv.length ? i + 1 : undefined;
     if (arg.startsWith('--')) {
       if (!arg.includes('=') && takesValue.has(arg)) i++;
     } else if (arg.startsWith('-') && arg.length > 1) {
@@ -118,7 +133,7 @@ export function firstOperand(argv: readonly string[], program: Command): string 
       const at = [...arg.slice(1)].findIndex((ch) => takesValue.has(`-${ch}`));
       if (at === arg.length - 2) i++;
     } else {
-      return arg;
+      return i;
     }
   }
   return undefined;

@@ -35,6 +35,8 @@ export interface Completion {
 /** Names `trackctl help <topic>` accepts besides command paths; set by the help command's module. */
 export interface EngineOptions {
   topics?: ReadonlyArray<{ name: string; summary: string }>;
+  /** Words that run as commands without being ones (aliases, extensions); asked only where a command name goes. */
+  external?: () => Candidate[];
 }
 
 const FILE_WORD = /file/i;
@@ -85,7 +87,8 @@ export function complete(root: Command, words: readonly string[], options: Engin
   } else {
     if (args.length === 0 && !literal) {
       result.candidates = visibleCommands(cmd)
-        .map((c) => ({ value: c.name(), description: c.description() }))
+        .map((c): Candidate => ({ value: c.name(), description: c.description() }))
+        .concat(cmd === root && options.external ? options.external() : [])
         .filter((c) => c.value.startsWith(cur));
     }
     positional(result, cmd, path, args, cur);

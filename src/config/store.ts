@@ -21,6 +21,8 @@ import {
 export interface ConfigFile {
   'current-profile'?: string;
   profiles?: Record<string, ProfileSettings>;
+  /** Command aliases (name → expansion), shared by every profile. */
+  aliases?: Record<string, string>;
 }
 
 export interface ConfigStore {
@@ -37,6 +39,12 @@ export interface ConfigStore {
   currentProfile(): string | undefined;
   /** Sets (or with undefined, clears) `current-profile`. */
   setCurrentProfile(profile: string | undefined): Promise<void>;
+  /** The aliases, by name (entries that are not strings are left out). */
+  aliases(): Record<string, string>;
+  /** Stores an alias; the caller validated the name and the expansion. */
+  setAlias(name: string, expansion: string): Promise<void>;
+  /** false when there was no such alias. */
+  deleteAlias(name: string): Promise<boolean>;
 }
 
 export const CONFIG_FILE_NAME = 'config.json';
@@ -103,6 +111,26 @@ class FileConfigStore implements ConfigStore {
     });
   }
 
+  aliases(): Record<string, string> {
+    return aliasesOf(this.#load());
+  }
+
+  async setAlias(name: string, expansion: string): Promise<void> {
+    await this.#update((file) => {
+      file.aliases = { ...aliasesOf(file), [name]: expansion };
+    });
+  }
+
+  async deleteAlias(name: string): Promise<boolean> {
+    if (!Object.hasOwn(this.aliases(), name)) return false;
+    await this.#update((file) => {
+      const aliases = aliasesOf(file);
+      delete aliases[name];
+      file.aliases = aliases;
+    });
+    return true;
+  }
+
   #load(): ConfigFile {
     return readConfigFile(this.path);
   }
@@ -124,6 +152,12 @@ class FileConfigStore implements ConfigStore {
     change(file);
     conf.store = { ...file } as Record<string, unknown>;
   }
+}
+
+function aliasesOf(file: ConfigFile): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  if (isObject(file.aliases)) for (const [name, expansion] of Object.entries(file.aliases)) if (typeof expansion === 'string') out[name] = expansion;
+  return out;
 }
 
 function profileRecord(file: ConfigFile, profile: string): unknown {

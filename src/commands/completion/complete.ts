@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { complete, type Candidate } from '../../completion/engine.js';
 import { TOPICS } from '../help/topics.js';
+import { listExtensions } from '../extension/path.js';
 
 /** Descriptions come from the service too: one line, no tabs, no control characters. */
 function oneLine(text: string): string {
@@ -10,7 +11,21 @@ function oneLine(text: string): string {
 }
 
 export async function runComplete(words: readonly string[], root: Command, ctx: Context): Promise<void> {
-  const result = complete(root, words.length > 0 ? words : [''], { topics: TOPICS });
+  const config = await ctx.config();
+  const external = (): Candidate[] => {
+    const commands = root.commands.map((c) => c.name());
+    let aliases: Record<string, string> = {};
+    try {
+      aliases = config.aliases();
+    } catch {
+      // A broken config file: complete without aliases.
+    }
+    return [
+      ...Object.entries(aliases).map(([value, expansion]) => ({ value, description: `alias: ${expansion}` })),
+      ...listExtensions(ctx.env.PATH, commands).map((e) => ({ value: e.name, description: `extension: ${e.path}` })),
+    ];
+  };
+  const result = complete(root, words.length > 0 ? words : [''], { topics: TOPICS, external });
   let candidates: Candidate[] = result.candidates;
   if (result.profiles) {
     const { prefix, partial } = result.profiles;

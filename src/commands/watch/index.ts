@@ -32,7 +32,12 @@ written after it was accepted too; a reader that went away fails the watch (exit
 write and nothing it may not have read is saved. Every unit given up alike: that exit code (4: not
 found); some: 7.
 --geofence FILE: a GeoJSON FeatureCollection of Polygons/MultiPolygons, each with a "name".
-Ctrl-C stops after the round in flight, flushes, saves and exits 0; a second Ctrl-C exits 130.`;
+Ctrl-C stops after the round in flight, flushes, saves and exits 0; a second Ctrl-C exits 130.
+
+--exit-on EVENT[,EVENT...] (any of the events above): the watch ends with exit 0 once a round has
+printed one of them (with the rest of that round's events, and the checkpoint saved), for
+\`trackctl watch --all-units --exit-on sos && page-someone\`. An unknown event name is exit 2;
+Ctrl-C before the event exits 130.`;
 
 export function registerWatch(program: Command, ctx: Context): void {
   program
@@ -48,6 +53,7 @@ export function registerWatch(program: Command, ctx: Context): void {
     .option('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events')
     .option('--checkpoint <file>', 'resume from FILE and save cursors and states to it after each round')
     .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
+    .option('--exit-on <events>', 'exit 0 after the round that printed one of these events, e.g. sos,crash')
     .addHelpText('after', HELP)
     .addHelpText(
       'after',
@@ -57,6 +63,7 @@ export function registerWatch(program: Command, ctx: Context): void {
         'trackctl watch 2004 2005 -o ndjson | jq -c \'select(.event != "report")\'',
         'trackctl watch --category device --geofence depots.geojson -o ndjson >> events.ndjson',
         'trackctl watch --all-units --checkpoint watch.ckpt -o ndjson | ./alert.sh',
+        'trackctl watch --all-units --exit-on sos,crash -o ndjson > alert.ndjson && ./page.sh alert.ndjson',
       ),
     )
     .action(lazyAction(ctx, async () => import('./run.js')));

@@ -4,6 +4,7 @@ import { parseDuration } from '../../io/format-time.js';
 import { checkLocalPath, locationScheme } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
+import type { WatchEventName } from '../../reports/watch-events.js';
 
 export interface WatchOptions {
   group?: string;
@@ -15,6 +16,7 @@ export interface WatchOptions {
   geofence?: string;
   checkpoint?: string;
   shard?: string;
+  exitOn?: string;
 }
 
 export interface WatchPlan {
@@ -26,6 +28,19 @@ export interface WatchPlan {
   checkpoint: string | undefined;
   /** --shard K/N: only the units of this shard (lake/shard.ts). */
   shard: Shard | undefined;
+  /** --exit-on: the events that end the watch (exit 0) once printed. */
+  exitOn: ReadonlySet<WatchEventName> | undefined;
+}
+
+export const WATCH_EVENTS: readonly WatchEventName[] = ['report', 'moving', 'stopped', 'stale', 'battery_low', 'sos', 'crash', 'geofence_enter', 'geofence_exit'];
+
+export function parseExitOn(value: string): ReadonlySet<WatchEventName> {
+  const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
+  const unknown = names.filter((n) => !(WATCH_EVENTS as readonly string[]).includes(n));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`invalid --exit-on "${value}": ${names.length === 0 ? 'no event named' : `unknown event ${unknown.join(', ')}`}`, { hint: `Events: ${WATCH_EVENTS.join(', ')}` });
+  }
+  return new Set(names as WatchEventName[]);
 }
 
 export const DEFAULT_INTERVAL = '30s';
@@ -66,5 +81,6 @@ export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly
     geofence: opts.geofence,
     checkpoint: opts.checkpoint,
     shard: parseShard(opts.shard, env),
+    exitOn: opts.exitOn === undefined ? undefined : parseExitOn(opts.exitOn),
   };
 }

@@ -13,7 +13,7 @@ import { getAllUnits, type AllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
-import { UsageError } from '../../errors.js';
+import { InterruptedError, UsageError } from '../../errors.js';
 import { unitsOfShard } from '../../lake/shard.js';
 import { openStream, type OutputOptions, type RecordStream } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
@@ -113,6 +113,8 @@ class Watch {
   /** The newest Date header seen (unix seconds): what the checkpoint records as its clock. */
   private newestReply = 0;
   private scripted: RecordStream | undefined;
+  /** A round held an event of --exit-on. */
+  private exitEvent = false;
 
   constructor(
     private readonly ctx: Context,
@@ -190,14 +192,19 @@ class Watch {
       await engine.run(
         (w, abort) => this.poll(api, w, events, abort),
         async (done) => {
+          const printed = events;
           const wrote = await this.emit(events);
           events = new Map();
           for (const w of done) ledger.unitDone(w.did, { cursor: w.cursor, parts: 0, state: w.state });
           this.checkpoint?.markRound(this.newestReply || Math.floor(this.serverNow()));
           await ledger.roundDone(wrote);
           await this.draw();
+          this.exitEvent = [...printed.values()].some((list) => list.some((e) => this.plan.exitOn?.has(e.event)));
+          if (this.exitEvent) return false;
         },
       );
+      // --exit-on: stopped before the event came is not the event (`watch --exit-on sos && page`).
+      if (this.plan.exitOn && !this.exitEvent && interrupts.stop.aborted) throw new InterruptedError();
     } finally {
       clearInterval(redraw);
       if (this.live) this.ctx.io.stdout.off('resize', resize);

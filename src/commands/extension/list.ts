@@ -1,0 +1,19 @@
+/** `extension list`: name and path of every extension on PATH. */
+import { renderList, type Column } from '../../io/output.js';
+import type { Run } from '../action.js';
+import { listExtensions } from './path.js';
+
+const COLUMNS: Column[] = [
+  { key: 'name', priority: 2 },
+  { key: 'path', shrink: true, priority: 1 },
+];
+
+export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
+  const out = await ctx.output({ fields: COLUMNS.map((c) => c.key) });
+  const { COMMAND_NAMES } = await import('../../program.js');
+  await renderList(
+    listExtensions(ctx.env.PATH, COMMAND_NAMES).map((e) => ({ ...e })),
+    COLUMNS,
+    out,
+  );
+};

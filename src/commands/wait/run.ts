@@ -1,0 +1,212 @@
+/**
+ * `trackctl wait`: validate, take each unit's state from GET /all-units/ and its last
+ * reports, then poll each unit's history in rounds (a cursor per unit, as watch does)
+ * until the condition holds (reports/conditions.ts) for every unit (--all) or one (--any),
+ * or the --timeout runs out (exit 8).
+ *
+ * The deadline is on the local clock, from the start: each pause ends at it at the latest,
+ * and a request still in flight then is abandoned, so a unit that never meets the
+ * condition ends the wait within the timeout and one request.
+ */
+import { getAllUnits, type AllUnits } from '../../api/all-units.js';
+import type { Api } from '../../api/client.js';
+import type { HistoryItem, HistoryQuery } from '../../api/history.js';
+import type { Context } from '../../context.js';
+import { ApiError, InterruptedError, NetworkError, UsageError, WaitTimeout } from '../../errors.js';
+import { runPool } from '../../fleet/pool.js';
+import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
+import type { HistorySink } from '../../io/geo/sink.js';
+import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
+import { loadFences } from '../../reports/fences.js';
+import { conditionLabel, UnitWait, type Condition, type Met } from '../../reports/conditions.js';
+import { byDate, DEFAULT_WATCH_PARAMS, type UnitSnapshot, type WatchReport } from '../../reports/watch-events.js';
+import type { Run } from '../action.js';
+import { Cursor, Poll } from '../history/cursor.js';
+import { pause } from '../history/follow.js';
+import { streamQuery } from '../history/query.js';
+import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
+
+/** Units polled at once. */
+const CONCURRENCY = 8;
+/** The reports before the wait that decide a unit's motion: those of its last stopAfterS and a margin. */
+const SEED_S = DEFAULT_WATCH_PARAMS.stopAfterS + 60;
+
+export const COLUMNS: Column[] = [
+  { key: 'did', header: 'DID', kind: 'number', priority: 3 },
+  { key: 'name', shrink: true, priority: 2 },
+  { key: 'condition', priority: 1 },
+  { key: 'time', kind: 'time', priority: 1 },
+  { key: 'date', kind: 'time' },
+  { key: 'lat', kind: 'number' },
+  { key: 'lng', kind: 'number' },
+  { key: 'speed', kind: 'number' },
+  { key: 'battery', kind: 'number' },
+  { key: 'address', shrink: true, priority: -1 },
+  { key: 'reportType' },
+  { key: 'fence' },
+];
+
+export const run: Run<WaitOptions> = async (args, opts, ctx) => {
+  // --timeout is also the global per-request timeout, which commander gives the root command.
+  const plan = parseWaitPlan(args, { ...opts, timeout: opts.timeout ?? ctx.globals.timeout });
+  if (ctx.globals.raw) throw new UsageError('--raw cannot be used with wait: it prints the report that met the condition');
+  const spec = plan.condition;
+  const condition: Condition = 'file' in spec ? { ...spec, fences: await loadFences(spec.file) } : spec;
+  const out = await ctx.output({ fields: COLUMNS.map((c) => c.key) });
+  const deadline = plan.timeoutMs === undefined ? Number.POSITIVE_INFINITY : ctx.clock.now() + plan.timeoutMs;
+
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort(new InterruptedError());
+  const timer = Number.isFinite(deadline) ? setTimeout(() => abort.abort(new WaitTimeout('timed out')), deadline - ctx.clock.now()) : undefined;
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await waitFor(ctx, plan, condition, out, abort.signal, deadline);
+  } finally {
+    clearTimeout(timer);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+};
+
+interface Waiting {
+  unit: SelectedUnit;
+  wait: UnitWait;
+  cursor: Cursor;
+  /** The last reports before the wait are still to be read (state conditions only). */
+  seedFrom: number | undefined;
+  printed: boolean;
+}
+
+async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: OutputOptions, signal: AbortSignal, deadline: number): Promise<void> {
+  const api = await ctx.api();
+  const all = await getAllUnits(api);
+  const start = all.serverTime ?? Math.floor(ctx.clock.now() / 1000);
+  const known = snapshots(all);
+  const units = await resolveUnits(api, plan.selection);
+  if (units.length === 0) throw new UsageError(`no units in ${describeSelection(plan.selection)}`);
+  const waiting: Waiting[] = units.map((unit) => {
+    const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
+    if (snap.name === '' && unit.name) snap.name = unit.name;
+    const last = snap.lastReport ?? undefined;
+    const seedFrom = condition.kind === 'reporting' || last === undefined ? undefined : Math.max(0, last - SEED_S);
+    return { unit, wait: new UnitWait(condition, snap), cursor: new Cursor(start), seedFrom, printed: false };
+  });
+
+  const one = plan.any || waiting.length === 1;
+  const stream = one ? undefined : openStream(COLUMNS, out);
+  const print = async (met: Met): Promise<void> => {
+    if (stream) await stream.write({ ...met });
+    else await renderRecord({ ...met }, COLUMNS, out);
+    await ctx.io.flush();
+  };
+  const done = (): boolean => (plan.any ? waiting.some((w) => w.wait.met) : waiting.every((w) => w.wait.met));
+
+  try {
+    for (;;) {
+      await runPool(
+        waiting.filter((w) => !w.wait.met),
+        CONCURRENCY,
+        (w) => poll(ctx, api, w, start, signal),
+      );
+      for (const w of waiting) {
+        if (!w.wait.met || w.printed || (one && waiting.some((o) => o.printed))) continue;
+        w.printed = true;
+        await print(w.wait.met);
+      }
+      if (done()) return;
+      if (signal.aborted) throw signal.reason;
+      const left = deadline - ctx.clock.now();
+      if (left <= 0) break;
+      await pause(Math.min(plan.intervalMs, left), signal);
+      if (signal.aborted) throw signal.reason;
+    }
+  } catch (err) {
+    if (!(err instanceof WaitTimeout)) throw err;
+  } finally {
+    await stream?.end();
+  }
+  const unmet = waiting.filter((w) => !w.wait.met).map((w) => w.unit.did);
+  const label = conditionLabel(condition);
+  const why =
+    waiting.length === 1
+      ? `unit ${unmet[0]} did not meet --for ${label}`
+      : plan.any
+        ? `none of units ${unmet.join(', ')} met --for ${label}`
+        : `${unmet.length} of ${waiting.length} units (${unmet.join(', ')}) did not meet --for ${label}`;
+  throw new WaitTimeout(`timed out after ${formatMs(plan.timeoutMs ?? 0)}: ${why}`);
+}
+
+/** One unit's round: its last reports before the wait (once), then what it sent since. */
+async function poll(ctx: Context, api: Api, w: Waiting, start: number, signal: AbortSignal): Promise<void> {
+  try {
+    if (w.seedFrom !== undefined) {
+      const reports = await fetchReports(api, w.unit.did, { from: w.seedFrom }, undefined, signal);
+      w.wait.seed(byDate(reports.items), reports.serverTime ?? start);
+      w.seedFrom = undefined;
+      if (w.wait.met) return;
+    }
+    const query = w.cursor.next({}, undefined);
+    const current = new Poll();
+    const reports = await fetchReports(api, w.unit.did, query, { poll: current, seen: w.cursor.seen }, signal);
+    w.cursor.commit(current, query, reports.serverTime);
+    w.wait.observe(byDate(reports.items));
+    if (reports.serverTime !== undefined) w.wait.tick(reports.serverTime);
+  } catch (err) {
+    if (signal.aborted) return;
+    // A passing failure is tried again next round; anything else ends the wait.
+    const transient = err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 429));
+    if (!transient) throw err;
+    ctx.io.err(`warning: unit ${w.unit.did}: ${(err as Error).message}; trying again next round`);
+  }
+}
+
+async function fetchReports(
+  api: Api,
+  did: number,
+  query: HistoryQuery,
+  dedupe: { poll: Poll; seen: ReadonlySet<string> } | undefined,
+  signal: AbortSignal,
+): Promise<{ items: WatchReport[]; serverTime: number | undefined }> {
+  const items: WatchReport[] = [];
+  const sink = {
+    write: async (batch: readonly HistoryItem[]) => {
+      for (const item of batch) {
+        const p = item.feature.properties;
+        if (typeof p.date === 'number' && Number.isFinite(p.date)) items.push(p);
+      }
+    },
+  } as Pick<HistorySink, 'write'> as HistorySink;
+  const serverTime = await streamQuery(api, did, query, sink, dedupe, signal);
+  return { items, serverTime };
+}
+
+/** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
+function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
+  const map = new Map<number, UnitSnapshot>();
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const add = (rec: Record<string, unknown>, name: unknown): void => {
+    const did = Number(rec.did);
+    if (!Number.isInteger(did) || did <= 0 || map.has(did)) return;
+    const last = num(rec.lastGPSTimestamp);
+    map.set(did, {
+      did,
+      name: typeof name === 'string' ? name : '',
+      lastReport: last !== null && last > 0 ? last : null,
+      battery: num(rec.lastBatteryLevel),
+      lat: num(rec.lastValidLatitude),
+      lng: num(rec.lastValidLongitude),
+      address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
+    });
+  };
+  for (const u of [...all.devices, ...all.sensors]) add(u as Record<string, unknown>, u.name);
+  for (const u of all.trackedUsers) {
+    if (u.did === undefined || u.did === null) continue;
+    add({ ...(u.device ?? {}), ...u, did: u.did } as Record<string, unknown>, u.name);
+  }
+  return map;
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
