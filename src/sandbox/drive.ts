@@ -50,8 +50,12 @@ export const MOVE_RATE = 0.35;
 export const TRAFFIC_RATE = 0.3;
 /** Share of the segments longer than 5 km driven over the limit (100–130 km/h for vehicles, 95–125 for phones). */
 export const SPEEDING_RATE = 0.15;
-/** Driving reports: every 1–5 s (dense units), every 30–60 s (most), every 2–7 minutes (sparse units). */
-export const DENSE_RATE = 0.15;
+/**
+ * Driving reports: every 1–5 s (dense units: this share of vehicles, and of phones, whose
+ * apps often report that fast), every 30–60 s (most), every 2–7 minutes (sparse units).
+ */
+export const DENSE_RATE_VEHICLE = 0.04;
+export const DENSE_RATE_PHONE = 0.4;
 export const SPARSE_RATE = 0.25;
 export const MOVE_STEP = 45;
 /** Share of units whose odometer is reset every 14–41 days, at 04:30 local time. */
@@ -203,9 +207,10 @@ export function depotAt(seed: number, k: number): { lat: number; lng: number } {
 
 function drivingStep(seed: number, did: number, kind: Kind): number {
   if (kind === 'fixed') return 0;
-  const q = unit(seed, did, 90);
-  if (q < DENSE_RATE) return 1 + (hash32(seed, did, 91) % 5);
-  if (q < DENSE_RATE + SPARSE_RATE) return 120 + (hash32(seed, did, 91) % 301);
+  const q = unit(seed, did, 98);
+  const dense = kind === 'person' ? DENSE_RATE_PHONE : DENSE_RATE_VEHICLE;
+  if (q < dense) return 1 + (hash32(seed, did, 91) % 5);
+  if (q < dense + SPARSE_RATE) return 120 + (hash32(seed, did, 91) % 301);
   return MOVE_STEP;
 }
 

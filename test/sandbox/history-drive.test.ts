@@ -398,7 +398,7 @@ describe('the sandbox drives like real trackers', () => {
     // Monday evening to Tuesday evening: both units work
     const a = T0 - 36 * 3600;
     const cut = T0 - 6 * 3600;
-    for (const did of [2006, 2021]) {
+    for (const did of [2006, 2025]) {
       const whole = await reports(did, a, cut);
       const trips = (await truth(did, a, cut)).trips;
       // cut inside trips, inside stops, and on report dates
