@@ -68,12 +68,14 @@ describe('history of many units', () => {
 
   test('the merged stream holds exactly the reports of the single-unit runs, each unit in its own order', async () => {
     const ids = ['2004', '2005', '2016'];
-    const merged = await h.run(['history', ...ids, '--from', '6h', '-o', 'ndjson']);
+    // an absolute window: "6h" would move with the wall clock between the runs
+    const from = String(T0 - 6 * HOUR);
+    const merged = await h.run(['history', ...ids, '--from', from, '-o', 'ndjson']);
     assert.equal(merged.code, 0, merged.stderr);
     const all = lines(merged.stdout);
     let total = 0;
     for (const id of ids) {
-      const single = await h.run(['history', id, '--from', '6h', '-o', 'ndjson']);
+      const single = await h.run(['history', id, '--from', from, '-o', 'ndjson']);
       assert.equal(single.code, 0, single.stderr);
       const own = lines(single.stdout);
       assert.ok(own.length > 0, `unit ${id} has reports`);
@@ -82,10 +84,10 @@ describe('history of many units', () => {
     }
     assert.equal(all.length, total);
     // csv and table carry the unit too
-    const csv = await h.run(['history', ...ids, '--from', '6h', '-o', 'csv']);
+    const csv = await h.run(['history', ...ids, '--from', from, '-o', 'csv']);
     assert.equal(lines(csv.stdout).length, total + 1);
     assert.match(lines(csv.stdout)[0] ?? '', /\bdid\b/);
-    const tsv = await h.run(['history', ...ids, '--from', '6h']);
+    const tsv = await h.run(['history', ...ids, '--from', from]);
     assert.match(lines(tsv.stdout)[0] ?? '', /^UNIT\t/);
   });
 
@@ -133,10 +135,10 @@ describe('history of many units', () => {
   });
 
   test('--out-dir partitions are complete files that jq, Python csv and xmllint read back', async (t) => {
-    const want = await h.run(['history', '--group', '101', '--from', '2d', '-o', 'ndjson']);
+    const want = await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '-o', 'ndjson']);
     const reference = new Set(lines(want.stdout).map(keyOf));
     const byDay = join(h.dir, 'by-day');
-    const r = await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', byDay, '--partition', 'day', '-o', 'ndjson']);
+    const r = await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '--out-dir', byDay, '--partition', 'day', '-o', 'ndjson']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, '', 'nothing on stdout');
     const files = filesUnder(byDay);
@@ -160,7 +162,7 @@ describe('history of many units', () => {
       assert.equal(Number(jq.stdout.trim()), reference.size, jq.stderr);
     }
     const csvDir = join(h.dir, 'csv');
-    assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', csvDir, '-o', 'csv'])).code, 0);
+    assert.equal((await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '--out-dir', csvDir, '-o', 'csv'])).code, 0);
     if (needTool(t, 'python3')) {
       const py = spawnSync('python3', ['-c', 'import csv,glob,sys; print(sum(1 for f in glob.glob(sys.argv[1]+"/*.csv") for r in csv.DictReader(open(f, newline=""))))', csvDir], { encoding: 'utf8' });
       assert.equal(Number(py.stdout.trim()), reference.size, py.stderr);
@@ -168,7 +170,7 @@ describe('history of many units', () => {
     if (needPyarrow(t)) {
       // the day partitions in Parquet: pyarrow reads the directory as one dataset, every report once
       const pqDir = join(h.dir, 'parquet');
-      assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', pqDir, '--partition', 'day', '-o', 'parquet'])).code, 0);
+      assert.equal((await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '--out-dir', pqDir, '--partition', 'day', '-o', 'parquet'])).code, 0);
       assert.ok(filesUnder(pqDir).every((f) => /\/\d+\/\d{4}-\d{2}-\d{2}\.parquet$/.test(f)));
       const py = spawnSync('python3', ['-c', [
         'import glob, json, sys, pyarrow.parquet as pq',
@@ -182,17 +184,17 @@ describe('history of many units', () => {
       assert.equal(py.stdout.trim(), `${lines(want.stdout).length} ${new Set(lines(want.stdout).map((l) => { const p = (JSON.parse(l) as Feature).properties; return JSON.stringify([p.did, p.date, p.reportType, p.reportValue]); })).size}`);
     }
     const gpxDir = join(h.dir, 'gpx');
-    assert.equal((await h.run(['history', '--group', '101', '--from', '2d', '--out-dir', gpxDir, '-o', 'gpx'])).code, 0);
+    assert.equal((await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '--out-dir', gpxDir, '-o', 'gpx'])).code, 0);
     if (needTool(t, 'xmllint')) {
       for (const f of filesUnder(gpxDir)) {
         const x = spawnSync('xmllint', ['--noout', f], { encoding: 'utf8' });
         assert.equal(x.status, 0, x.stderr);
       }
       // the merged gpx and kml documents: one track / folder per unit
-      const gpx = await h.run(['history', '--group', '101', '--from', '2d', '-o', 'gpx']);
+      const gpx = await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '-o', 'gpx']);
       assert.equal(spawnSync('xmllint', ['--noout', '-'], { input: gpx.stdout }).status, 0);
       assert.equal(gpx.stdout.match(/<trk>/g)?.length, filesUnder(gpxDir).length);
-      const kml = await h.run(['history', '--group', '101', '--from', '2d', '-o', 'kml']);
+      const kml = await h.run(['history', '--group', '101', '--from', String(T0 - 48 * HOUR), '-o', 'kml']);
       assert.equal(spawnSync('xmllint', ['--noout', '-'], { input: kml.stdout }).status, 0);
       assert.equal(kml.stdout.match(/<Folder>/g)?.length, filesUnder(gpxDir).length);
     }
@@ -266,11 +268,12 @@ describe('history of many units', () => {
 
   test('a 429 storm across the pool slows it down but loses nothing', async () => {
     const ids = ['2004', '2005', '2006', '2007', '2008', '2016', '2017'];
-    const clean = await h.run(['history', ...ids, '--from', '1d', '-o', 'ndjson']);
+    const from = String(T0 - 24 * HOUR); // absolute: "1d" would move with the wall clock between the runs
+    const clean = await h.run(['history', ...ids, '--from', from, '-o', 'ndjson']);
     await setFaults(h, '429=0.5,retry-after=1,seed=5');
     try {
       h.sandbox.clearRequests();
-      const stormy = await h.run(['history', ...ids, '--from', '1d', '-o', 'ndjson', '--concurrency', '4'], { env: { TRACKCTL_RETRIES: '3' } });
+      const stormy = await h.run(['history', ...ids, '--from', from, '-o', 'ndjson', '--concurrency', '4'], { env: { TRACKCTL_RETRIES: '3' } });
       assert.equal(stormy.code, 0, stormy.stderr);
       assert.deepEqual(new Set(lines(stormy.stdout)), new Set(lines(clean.stdout)));
       assert.ok(h.sandbox.requests.filter((r) => r.path.includes('/reports/history/')).length > ids.length, 'some requests were rate-limited and repeated');
