@@ -10,20 +10,19 @@
  */
 import { getAllUnits, type AllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
-import type { HistoryItem, HistoryQuery } from '../../api/history.js';
+import type { HistoryItem } from '../../api/history.js';
 import type { Context } from '../../context.js';
 import { ApiError, InterruptedError, NetworkError, UsageError, WaitTimeout } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
-import { describeSelection, resolveUnits, type SelectedUnit } from '../../fleet/select.js';
-import type { HistorySink } from '../../io/geo/sink.js';
 import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
 import { loadFences } from '../../reports/fences.js';
 import { conditionLabel, UnitWait, type Condition, type Met } from '../../reports/conditions.js';
 import { byDate, DEFAULT_WATCH_PARAMS, type UnitSnapshot, type WatchReport } from '../../reports/watch-events.js';
 import type { Run } from '../action.js';
-import { Cursor, Poll } from '../history/cursor.js';
-import { pause } from '../history/follow.js';
-import { streamQuery } from '../history/query.js';
+import { Cursor } from '../../runs/cursor.js';
+import { pause } from '../../runs/interrupts.js';
+import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
+import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
 import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
 
 /** Units polled at once. */
@@ -141,17 +140,16 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
 async function poll(ctx: Context, api: Api, w: Waiting, start: number, signal: AbortSignal): Promise<void> {
   try {
     if (w.seedFrom !== undefined) {
-      const reports = await fetchReports(api, w.unit.did, { from: w.seedFrom }, undefined, signal);
-      w.wait.seed(byDate(reports.items), reports.serverTime ?? start);
+      const seed = collector();
+      const serverTime = await streamWindow(api, w.unit.did, { from: w.seedFrom }, seed.write, signal);
+      w.wait.seed(byDate(seed.items), serverTime ?? start);
       w.seedFrom = undefined;
       if (w.wait.met) return;
     }
-    const query = w.cursor.next({}, undefined);
-    const current = new Poll();
-    const reports = await fetchReports(api, w.unit.did, query, { poll: current, seen: w.cursor.seen }, signal);
-    w.cursor.commit(current, query, reports.serverTime);
+    const reports = collector();
+    const serverTime = await pollUnit(api, w.unit.did, w.cursor, {}, undefined, reports.write, signal);
     w.wait.observe(byDate(reports.items));
-    if (reports.serverTime !== undefined) w.wait.tick(reports.serverTime);
+    if (serverTime !== undefined) w.wait.tick(serverTime);
   } catch (err) {
     if (signal.aborted) return;
     // A passing failure is tried again next round; anything else ends the wait.
@@ -161,24 +159,16 @@ async function poll(ctx: Context, api: Api, w: Waiting, start: number, signal: A
   }
 }
 
-async function fetchReports(
-  api: Api,
-  did: number,
-  query: HistoryQuery,
-  dedupe: { poll: Poll; seen: ReadonlySet<string> } | undefined,
-  signal: AbortSignal,
-): Promise<{ items: WatchReport[]; serverTime: number | undefined }> {
+/** The reports of a reply, as the watch state reads them. */
+function collector(): { items: WatchReport[]; write: WriteReports } {
   const items: WatchReport[] = [];
-  const sink = {
-    write: async (batch: readonly HistoryItem[]) => {
-      for (const item of batch) {
-        const p = item.feature.properties;
-        if (typeof p.date === 'number' && Number.isFinite(p.date)) items.push(p);
-      }
-    },
-  } as Pick<HistorySink, 'write'> as HistorySink;
-  const serverTime = await streamQuery(api, did, query, sink, dedupe, signal);
-  return { items, serverTime };
+  const write = async (batch: readonly HistoryItem[]): Promise<void> => {
+    for (const item of batch) {
+      const p = item.feature.properties;
+      if (typeof p.date === 'number' && Number.isFinite(p.date)) items.push(p);
+    }
+  };
+  return { items, write };
 }
 
 /** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
