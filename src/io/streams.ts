@@ -150,11 +150,8 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdout = (): Writable => {
     if (!stdoutReady) {
       stdoutReady = true;
-      // The failed write itself is settled in writeTo; this keeps the stream's error event from crashing.
-      process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-        noteFailure(process.stdout, err);
-        if (err.code !== 'EPIPE') io.err(`error: cannot write output: ${err.message}`);
-      });
+      // Noted, not printed: the failed write rejects (or, EPIPE, acknowledge() reports it), and that error is printed once.
+      process.stdout.on('error', (err: NodeJS.ErrnoException) => noteFailure(process.stdout, err));
     }
     return process.stdout;
   };
