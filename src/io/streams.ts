@@ -151,8 +151,7 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
   const stdout = (): Writable => {
     if (!stdoutReady) {
       stdoutReady = true;
-      // The failed write itself is settled in writeTo, whose rejection is the one report of it
-      // (a full disk fails every later write too); this keeps the error event from crashing.
+      // Noted, not printed: the failed write rejects (or, EPIPE, acknowledge() reports it), and that error is printed once.
       process.stdout.on('error', (err: NodeJS.ErrnoException) => noteFailure(process.stdout, err));
     }
     return process.stdout;

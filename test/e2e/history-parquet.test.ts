@@ -200,7 +200,11 @@ describe('history -o parquet', () => {
     const rows = readParquet(merged, { rows: true }).rows ?? [];
     assert.equal(rows.length, total);
     assert.deepEqual([...new Set(rows.map((row) => row.did))].sort(), [did, sensor].sort());
-    await h.expectUsage(['history', String(did), String(sensor), '-o', 'parquet', '--checkpoint', join(h.dir, 'f.ckpt')], '--out-dir');
+    // A checkpointed Parquet stream of several units: saved only once the file was written whole.
+    const ck = join(h.dir, 'f.ckpt');
+    const saved = await h.run(['history', String(did), String(sensor), '-o', 'parquet', '--checkpoint', ck]);
+    assert.equal(saved.code, 0, saved.stderr);
+    assert.deepEqual(Object.keys((JSON.parse(readFileSync(ck, 'utf8')) as { units: object }).units).sort(), [String(did), String(sensor)].sort());
     await h.expectUsage(['history', String(did), String(sensor), '-o', 'ndjson', '--output-file', join(h.dir, 'x.ndjson')], '--output-file');
   });
 
