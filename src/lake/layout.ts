@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { HistoryItem } from '../api/history.js';
-import { UsageError } from '../errors.js';
+import { locationScheme } from '../io/location.js';
 
 export type LakePartition = 'day' | 'unit';
 
@@ -47,10 +47,7 @@ export function byDate(items: HistoryItem[]): HistoryItem[] {
   });
 }
 
-/** Schemes --out-dir takes: a local path (no scheme) or s3://. */
+/** Schemes --out-dir takes: a local path (no scheme) or s3://; any other is refused (exit 2). */
 export function outDirScheme(outDir: string): 'local' | 's3' {
-  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):\/\//.exec(outDir);
-  if (!m) return 'local';
-  if (m[1]!.toLowerCase() === 's3') return 's3';
-  throw new UsageError(`--out-dir ${outDir}: ${m[1]}:// is not supported; use a local directory or s3://bucket/prefix`);
+  return locationScheme(outDir, '--out-dir', ['s3']);
 }

@@ -153,7 +153,7 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, e
   if (intervalS < 1) throw new UsageError(`invalid --interval "${opts.interval}": at least 1s`);
   if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
   if (opts.outputFile !== undefined && opts.outputFile.trim() === '') throw new UsageError('invalid --output-file: empty file name');
-  if (opts.outDir !== undefined) checkLocalPath(opts.outDir, '--out-dir', 'directory');
+  if (opts.outDir !== undefined && outDirScheme(opts.outDir) === 'local') checkLocalPath(opts.outDir, '--out-dir', 'directory');
   if (opts.checkpoint !== undefined) checkLocalPath(opts.checkpoint, '--checkpoint', 'file');
   if (opts.outputFile !== undefined) checkLocalPath(opts.outputFile, '--output-file', 'file');
 
