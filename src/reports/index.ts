@@ -8,7 +8,7 @@ export { inDateOrder, type OrderOptions } from './order.js';
 export { DEFAULTS, PARAM_FLAGS, localTimeZone, validateParams, validateTimeZone, type ReportParams } from './params.js';
 export { DayClock, type Day } from './days.js';
 export { EARTH_RADIUS_KM, haversineKm } from './geo.js';
-export { MotionTracker, type Segment, type StopSegment, type TripSegment } from './motion.js';
+export { MotionTracker, type Explanation, type Segment, type StopSegment, type TripSegment } from './motion.js';
 export { tripProcessor, tripRecord, trips, tripWithPath, type Trip, type TripOptions, type TripWithPath } from './trips.js';
 export { stopProcessor, stopRecord, stops, type Stop } from './stops.js';
 export { summary, summaryProcessor, type DaySummary } from './summary.js';
