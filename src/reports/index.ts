@@ -1,6 +1,6 @@
 /**
  * The report algorithms: pure functions over async iterables of report features, no I/O.
- * Per unit: trips(), stops(), summary(), visits(); for a merged stream of many units,
+ * Per unit: trips(), stops(), summary(), visits(), overspeed episodes; for a merged stream of many units,
  * byUnit(stream, () => tripProcessor(params)) and the like.
  */
 export { byUnit, chain, run, type UnitProcessor } from './stream.js';
@@ -13,4 +13,8 @@ export { tripProcessor, tripRecord, trips, tripWithPath, type Trip, type TripOpt
 export { stopProcessor, stopRecord, stops, type Stop } from './stops.js';
 export { summary, summaryProcessor, type DaySummary } from './summary.js';
 export { visitProcessor, visits, type Visit } from './visits.js';
+export {
+  DEFAULT_MIN_OVERSPEED_S, limitAt, newOverspeedState, overspeedFinish, overspeedProcessor, overspeedStep,
+  type Overspeed, type OverspeedState, type OverspeedWithPath, type SpeedRules,
+} from './overspeed.js';
 export { containing, inFence, loadFences, parseFences, type Fence } from './fences.js';

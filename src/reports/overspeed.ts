@@ -63,6 +63,8 @@ export interface Episode {
   distanceKm: number;
   /** Watch told of it already (it lasted --min-duration while still on). */
   told: boolean;
+  /** Flat [lng, lat, …] of its reports, when the state keeps paths (maps). */
+  path?: number[];
 }
 
 /** One unit's overspeed state: plain JSON. */
@@ -74,6 +76,13 @@ export interface OverspeedState {
   /** Date of the last report seen. */
   lastT: number | null;
   episode: Episode | null;
+  /** Keep each episode's positions (the report's geojson and html); watch does not. */
+  keepPath?: boolean;
+}
+
+/** An episode with the positions of its reports, [lng, lat] as in GeoJSON. */
+export interface OverspeedWithPath extends Overspeed {
+  path: [number, number][];
 }
 
 export interface OverspeedFix {
@@ -97,11 +106,15 @@ export function limitAt(rules: SpeedRules, lat: number, lng: number): { limit: n
 
 function record(s: OverspeedState, e: Episode, end: number, partial: boolean): Overspeed {
   const duration = end - e.start;
-  return {
+  const rec: Overspeed = {
     did: s.did, name: s.name, start: e.start, end, duration, maxSpeed: e.maxSpeed,
     avgSpeed: round(duration > 0 ? e.speedTime / duration : e.maxSpeed, 1), limit: e.limit,
     distanceKm: round(e.distanceKm, 3), lat: e.maxLat, lng: e.maxLng, fence: e.fence, partial,
   };
+  if (!e.path) return rec;
+  const path: [number, number][] = [];
+  for (let i = 0; i + 1 < e.path.length; i += 2) path.push([e.path[i] as number, e.path[i + 1] as number]);
+  return { ...rec, path } as OverspeedWithPath;
 }
 
 /** Adds the way from the episode's last report to f. */
@@ -110,6 +123,7 @@ function extend(e: Episode, f: OverspeedFix): void {
   const dt = Math.max(0, f.date - a.t);
   e.speedTime += (dt * (a.speed + f.speed)) / 2;
   e.distanceKm += haversineKm(a.lat, a.lng, f.lat, f.lng);
+  e.path?.push(f.lng, f.lat);
 }
 
 export interface OverspeedStep {
@@ -159,6 +173,7 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
       last: { t: f.date, lat: f.lat, lng: f.lng, speed: f.speed },
       maxSpeed: f.speed, maxLat: f.lat, maxLng: f.lng, speedTime: 0, distanceKm: 0, told: false,
     };
+    if (s.keepPath) s.episode.path = [f.lng, f.lat];
   }
   return out;
 
@@ -183,13 +198,13 @@ export function overspeedFinish(s: OverspeedState, rules: SpeedRules): Overspeed
 const speedOf = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 
 /** A per-unit processor of overspeed episodes; reports may arrive out of date order (see inDateOrder). */
-export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { windowS: number }): UnitProcessor<Overspeed> {
+export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { windowS: number }, keepPath = false): UnitProcessor<Overspeed> {
   let state: OverspeedState | undefined;
   return chain(inDateOrder(order), {
     push(r: ReportPoint) {
       const p = r.properties;
       if (!hasPosition(p.lat, p.lng)) return [];
-      state ??= newOverspeedState(p.did, p.name);
+      state ??= { ...newOverspeedState(p.did, p.name), keepPath };
       state.name = p.name;
       return overspeedStep(state, { date: p.date, lat: p.lat, lng: p.lng, speed: speedOf(p.speed) }, rules).done;
     },

@@ -3,7 +3,7 @@ import type { HistoryQuery } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
-import { localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
+import { DEFAULT_MIN_OVERSPEED_S, localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
 import { parseConcurrency } from '../validate.js';
 
 export interface ReportOptions {
@@ -20,8 +20,13 @@ export interface ReportOptions {
   minStop?: string;
   maxGap?: string;
   speedThreshold?: string;
+  stopRadius?: string;
+  outlierSpeed?: string;
   reorderWindow?: string;
   motionState?: boolean;
+  explain?: boolean;
+  limit?: string;
+  minDuration?: string;
 }
 
 export interface ReportPlan {
@@ -31,6 +36,10 @@ export interface ReportPlan {
   params: ReportParams;
   tz: string;
   geofence: string | undefined;
+  explain: boolean;
+  /** overspeed: the plain limit (undefined: fences' speedLimits only) and the shortest episode. */
+  limit: number | undefined;
+  minDurationS: number;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -55,6 +64,13 @@ function duration(value: string | undefined, flag: string): number | undefined {
   }
 }
 
+function speedLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0)) throw new UsageError(`invalid --limit "${value}": expected a positive speed (km/h)`);
+  return n;
+}
+
 export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean): ReportPlan {
   const selection = parseSelection(args, opts);
   const now = Math.floor(nowMs / 1000);
@@ -67,12 +83,20 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
     minStopDurationS: duration(opts.minStop, '--min-stop'),
     maxGapS: duration(opts.maxGap, '--max-gap'),
     speedThreshold: opts.speedThreshold,
+    stopRadiusM: opts.stopRadius,
+    outlierSpeedKmh: opts.outlierSpeed,
     reorderWindowS: duration(opts.reorderWindow, '--reorder-window'),
     useMotionState: opts.motionState,
   });
   if (params.maxGapS === 0) throw new UsageError('invalid --max-gap: must be longer than 0s');
   const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
+  const limit = speedLimit(opts.limit);
+  const minDurationS = duration(opts.minDuration, '--min-duration') ?? DEFAULT_MIN_OVERSPEED_S;
+  if (opts.geofence !== undefined && opts.geofence.trim() === '') throw new UsageError('invalid --geofence: empty file name');
   const window: ReportPlan['window'] = { from, to };
-  return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence };
+  return {
+    selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence,
+    explain: opts.explain === true, limit, minDurationS,
+  };
 }
