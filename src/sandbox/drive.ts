@@ -6,23 +6,37 @@
  * before it. A working day is a loop depot → stop → … → stop → depot drawn around the
  * depot, scaled so that its great-circle length is the day's distance; each leg is a
  * trip of a few straight segments driven at constant speeds, each segment lasting at
- * least 90 s (so reports every 30–60 s sample every segment's speed).
+ * least 90 s. Real trackers' habits are part of the plan: some stops hold a short
+ * repositioning move (another dock, the next street), some segments crawl in traffic or
+ * run over the speed limit, and the plan's silences say when the unit sends nothing
+ * (a logger asleep while parked, a tunnel, a power cut, sometimes over a whole trip).
  *
  * The odometer needs the distance of every earlier day without planning them: a
  * unit's day distances telescope, D(j) = mean + wiggle·(u(j+1) − u(j)) for its j-th
  * working day, so the odometer at the start of day j is base + j·mean + wiggle·u(j).
+ * Some units' odometers are reset to 0 every few weeks (a tracker swapped or
+ * reconfigured), early in the morning, so a reading is that less the reading at the
+ * last reset, which is known the same way.
  */
 import { hash32, unit } from './prng.js';
 
 export const DAY = 86400;
 /** Local hour at which a planning day starts (every vehicle is parked at its depot then). */
 export const DAY_START_HOUR = 3;
-/** Share of days with a gap in reporting (a tunnel, a power cut): working days, and other days. */
+/** Share of days with an outage (a tunnel, a power cut): working days, and other days. */
 export const GAP_RATE = 0.25;
 export const IDLE_GAP_RATE = 0.1;
-/** A gap lasts this many seconds. */
+/** An outage lasts this many seconds. */
 export const GAP_MIN = 180;
 export const GAP_MAX = 2400;
+/** Share of working days on which the unit is silent over one whole trip (and a little of the stops around it). */
+export const TRIP_SILENCE_RATE = 0.12;
+/** Share of vehicles and phones whose logger sleeps while parked; a sleeper sleeps at this share of its stops. */
+export const SLEEPER_RATE = 0.4;
+export const SLEEP_RATE = 0.7;
+/** A sleep lasts 15 minutes to 10 hours (never past 5 minutes before the unit leaves). */
+export const SLEEP_MIN = 900;
+export const SLEEP_MAX = 36000;
 /** A stop lasts 5–60 minutes (a tracked user's first stop of the day, at work, 3–8 hours). */
 export const STOP_MIN = 300;
 export const STOP_MAX = 3600;
@@ -30,6 +44,23 @@ export const STOP_MAX = 3600;
 export const SEGMENT_MIN_S = 90;
 /** Share of a vehicle's working days on the late shift (leaving 14:00–17:00, home around or after midnight). */
 export const LATE_SHIFT_RATE = 0.12;
+/** Share of a vehicle's working days with a short repositioning move: 1.5–3 km in 3–5 minutes between two stops of 30–60 minutes. */
+export const MOVE_RATE = 0.35;
+/** Share of working days with a stretch of slow traffic: 2–10 km/h for 12–50 minutes. */
+export const TRAFFIC_RATE = 0.3;
+/** Share of the segments longer than 5 km driven over the limit (100–130 km/h for vehicles, 95–125 for phones). */
+export const SPEEDING_RATE = 0.15;
+/**
+ * Driving reports: every 1–5 s (dense units: this share of vehicles, and of phones, whose
+ * apps often report that fast), every 30–60 s (most), every 2–7 minutes (sparse units).
+ */
+export const DENSE_RATE_VEHICLE = 0.04;
+export const DENSE_RATE_PHONE = 0.4;
+export const SPARSE_RATE = 0.25;
+export const MOVE_STEP = 45;
+/** Share of units whose odometer is reset every 14–41 days, at 04:30 local time. */
+export const RESET_RATE = 0.3;
+export const RESET_AFTER_START = 5400;
 
 export type Kind = 'vehicle' | 'person' | 'fixed';
 
@@ -90,7 +121,6 @@ export interface Segment {
   heading: number;
   /** Distance driven since the day started, at t0 (km). */
   odo0: number;
-  street: number;
 }
 
 export interface Trip {
@@ -100,6 +130,8 @@ export interface Trip {
   km: number;
   /** km/h, the fastest segment. */
   maxSpeed: number;
+  /** A repositioning move (another dock, the next street), not a delivery leg. */
+  short: boolean;
 }
 
 /** Parked: reports fall strictly inside (from, to). */
@@ -111,8 +143,16 @@ export interface Stop {
   heading: number;
   /** Distance driven since the day started (km). */
   odo: number;
-  /** Picks the address. */
-  place: number;
+}
+
+/** `sleep`: the logger sleeps while parked; `outage`: a tunnel, a power cut (anywhere, sometimes over a whole trip). */
+export type SilenceKind = 'sleep' | 'outage';
+
+/** No reports in [from, to). */
+export interface Silence {
+  from: number;
+  to: number;
+  kind: SilenceKind;
 }
 
 export interface DayPlan {
@@ -122,20 +162,27 @@ export interface DayPlan {
   day: number;
   start: number;
   end: number;
-  /** Odometer at the start of the day (km). */
+  /** Odometer at the start of the day (km), before any reset is taken off. */
   odoStart: number;
+  /** What a reading loses to resets: `odoLess` from `reset` on (or all day when no reset falls in it), `odoLessBefore` before it. */
+  reset: number | null;
+  odoLess: number;
+  odoLessBefore: number;
+  /** Seconds between driving reports (0: never drives). */
+  step: number;
   /** stops[i] comes before trips[i]; there is always one stop more than trips. */
   stops: Stop[];
   trips: Trip[];
-  /** No reports in [from, to). */
-  gap: [number, number] | null;
+  /** Sorted, disjoint. */
+  silences: Silence[];
+  /** The date of the day's jump (one fix kilometres off), filled in by history.ts on first use. */
+  jump?: number | null;
 }
 
 interface Profile {
   kind: Kind;
   depotLat: number;
   depotLng: number;
-  depotPlace: number;
   depotHeading: number;
   /** Working days: bit w set when weekday w (0 = Sunday) is one. */
   mask: number;
@@ -143,25 +190,40 @@ interface Profile {
   mean: number;
   wiggle: number;
   odoBase: number;
+  step: number;
+  sleeper: boolean;
+  /** Odometer resets: every `resetEvery` days (0: never), on the days d with (d + resetPhase) % resetEvery = 0. */
+  resetEvery: number;
+  resetPhase: number;
 }
 
-const DEPOTS = 3;
+export const DEPOTS = 3;
+
+/** Where depot k of the fleet lies. */
+export function depotAt(seed: number, k: number): { lat: number; lng: number } {
+  const c = centreFor(seed);
+  return { lat: c.lat + (unit(seed, k, 64) - 0.5) * 0.2, lng: c.lng + (unit(seed, k, 65) - 0.5) * 0.26 };
+}
+
+function drivingStep(seed: number, did: number, kind: Kind): number {
+  if (kind === 'fixed') return 0;
+  const q = unit(seed, did, 98);
+  const dense = kind === 'person' ? DENSE_RATE_PHONE : DENSE_RATE_VEHICLE;
+  if (q < dense) return 1 + (hash32(seed, did, 91) % 5);
+  if (q < dense + SPARSE_RATE) return 120 + (hash32(seed, did, 91) % 301);
+  return MOVE_STEP;
+}
 
 function profile(seed: number, did: number, kind: Kind): Profile {
   const c = centreFor(seed);
   let depotLat: number;
   let depotLng: number;
-  let depotPlace: number;
   if (kind === 'person') {
     // a home of one's own somewhere in town
     depotLat = c.lat + (unit(seed, did, 60) - 0.5) * 0.25;
     depotLng = c.lng + (unit(seed, did, 61) - 0.5) * 0.33;
-    depotPlace = hash32(seed, did, 62);
   } else {
-    const k = hash32(seed, did, 63) % DEPOTS;
-    depotLat = c.lat + (unit(seed, k, 64) - 0.5) * 0.2;
-    depotLng = c.lng + (unit(seed, k, 65) - 0.5) * 0.26;
-    depotPlace = hash32(seed, k, 66);
+    ({ lat: depotLat, lng: depotLng } = depotAt(seed, hash32(seed, did, 63) % DEPOTS));
     if (kind === 'fixed') {
       // a sensor sits somewhere in its depot's yard
       depotLat += (unit(seed, did, 67) - 0.5) * 0.002;
@@ -170,10 +232,20 @@ function profile(seed: number, did: number, kind: Kind): Profile {
   }
   const mask = kind === 'person' ? 0x7f : hash32(seed, did, 69) % 2 === 0 ? 0x3e : 0x7e; // Mon–Fri or Mon–Sat
   const mean = kind === 'person' ? 12 + 23 * unit(seed, did, 70) : kind === 'vehicle' ? 60 + 110 * unit(seed, did, 70) : 0;
+  const resets = kind !== 'fixed' && unit(seed, did, 93) < RESET_RATE;
   return {
-    kind, depotLat, depotLng, depotPlace, depotHeading: hash32(seed, did, 71) % 360, mask, mean, wiggle: 0.35 * mean,
+    kind, depotLat, depotLng, depotHeading: hash32(seed, did, 71) % 360, mask, mean, wiggle: 0.35 * mean,
     odoBase: kind === 'fixed' ? 0 : 40000 + (hash32(seed, did, 72) % 110000),
+    step: drivingStep(seed, did, kind),
+    sleeper: kind !== 'fixed' && unit(seed, did, 92) < SLEEPER_RATE,
+    resetEvery: resets ? 14 + (hash32(seed, did, 94) % 28) : 0,
+    resetPhase: hash32(seed, did, 95) % 64,
   };
+}
+
+/** Seconds between a unit's driving reports (0 for a unit that never drives). */
+export function drivingStepOf(seed: number, u: DriveUnit): number {
+  return drivingStep(seed, u.did, kindOf(u));
 }
 
 /** Unix seconds at which planning day d starts. */
@@ -231,19 +303,60 @@ export function planDay(seed: number, u: DriveUnit, d: number): DayPlan {
   return plan;
 }
 
+/** The last day at or before d on which the unit's odometer is reset (p.resetEvery > 0). */
+const resetDayAtOrBefore = (p: Profile, d: number): number => d - ((((d + p.resetPhase) % p.resetEvery) + p.resetEvery) % p.resetEvery);
+
+/** What readings of day d lose to resets: a reset reads the odometer at the start of its day (the unit is parked at 04:30). */
+function resetsOf(seed: number, did: number, p: Profile, d: number, start: number): Pick<DayPlan, 'reset' | 'odoLess' | 'odoLessBefore'> {
+  if (p.resetEvery === 0) return { reset: null, odoLess: 0, odoLessBefore: 0 };
+  const at = (day: number): number => odometerAt(seed, did, p, workDay(p, day));
+  const r = resetDayAtOrBefore(p, d);
+  if (r === d) return { reset: start + RESET_AFTER_START, odoLess: at(d), odoLessBefore: at(resetDayAtOrBefore(p, d - 1)) };
+  const less = at(r);
+  return { reset: null, odoLess: less, odoLessBefore: less };
+}
+
+/** Sorted and disjoint: overlapping silences become one (an outage if either is). */
+function merged(list: Silence[]): Silence[] {
+  list.sort((a, b) => a.from - b.from);
+  const out: Silence[] = [];
+  for (const s of list) {
+    const last = out[out.length - 1];
+    if (last && s.from <= last.to) {
+      last.to = Math.max(last.to, s.to);
+      if (s.kind === 'outage') last.kind = 'outage';
+    } else out.push(s);
+  }
+  return out;
+}
+
+/** A sleeper's logger may sleep from the moment it parks (so the trip's `stopped` report is never sent) until 5 minutes before it leaves, at most. */
+function sleepAt(seed: number, did: number, d: number, i: number, from: number, to: number, out: Silence[]): void {
+  const room = Math.min(SLEEP_MAX, to - from - 300);
+  if (room < SLEEP_MIN || unit(seed, did, d, 1400 + i) >= SLEEP_RATE) return;
+  out.push({ from, to: from + SLEEP_MIN + Math.floor(unit(seed, did, d, 1450 + i) ** 2 * (room - SLEEP_MIN)), kind: 'sleep' });
+}
+
 function idleDay(seed: number, did: number, p: Profile, d: number, start: number, odoStart: number): DayPlan {
   const end = start + DAY;
-  const stop: Stop = { from: start - 1, to: end, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo: 0, place: p.depotPlace };
-  let gap: [number, number] | null = null;
+  const stop: Stop = { from: start - 1, to: end, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo: 0 };
+  const silences: Silence[] = [];
   if (unit(seed, did, d, 1003) < IDLE_GAP_RATE) {
     const len = GAP_MIN + Math.floor(unit(seed, did, d, 1005) * (GAP_MAX - GAP_MIN));
     const g0 = start + Math.floor(unit(seed, did, d, 1004) * (DAY - len));
-    gap = [g0, g0 + len];
+    silences.push({ from: g0, to: g0 + len, kind: 'outage' });
   }
-  return { seed, did, kind: p.kind, day: d, start, end, odoStart, stops: [stop], trips: [], gap };
+  if (p.sleeper) {
+    const from = start + Math.floor(unit(seed, did, d, 1006) * (DAY - SLEEP_MAX));
+    sleepAt(seed, did, d, 0, from, from + SLEEP_MAX + 300, silences);
+  }
+  return {
+    seed, did, kind: p.kind, day: d, start, end, odoStart, ...resetsOf(seed, did, p, d, start), step: p.step,
+    stops: [stop], trips: [], silences: merged(silences),
+  };
 }
 
-// Scratch space for buildDay (synchronous, so one set serves every call): at most 11 legs of 3 segments.
+// Scratch space for buildDay (synchronous, so one set serves every call): at most 12 legs of up to 3 segments.
 const MAX_VERTICES = 40;
 const XS = new Float64Array(MAX_VERTICES);
 const YS = new Float64Array(MAX_VERTICES);
@@ -251,15 +364,20 @@ const LATS = new Float64Array(MAX_VERTICES);
 const LNGS = new Float64Array(MAX_VERTICES);
 const KMS = new Float64Array(MAX_VERTICES);
 const DURS = new Int32Array(MAX_VERTICES);
-const STOP_AT = new Int32Array(16);
+/** The vertex each leg ends at (LEG_END[-1] is the depot, vertex 0), and whether the leg is a repositioning move. */
+const LEG_END = new Int32Array(16);
+const LEG_SHORT = new Uint8Array(16);
 const STOP_LEN = new Int32Array(16);
 
-/** Lay the loop out at scale s (km per unit) from the depot; returns its great-circle length. */
-function place(nv: number, s: number, lat0: number, lng0: number, kx: number, ky: number): number {
+/**
+ * Lay the loop out at scale s (km per unit) from the depot; returns its great-circle length.
+ * Vertex `mv` (when > 0) is a repositioning move's end: (mdx, mdy) km from the vertex before it, whatever the scale.
+ */
+function place(nv: number, s: number, lat0: number, lng0: number, kx: number, ky: number, mv: number, mdx: number, mdy: number): number {
   let total = 0;
   for (let i = 0; i < nv; i++) {
-    LATS[i] = lat0 + s * (YS[i] as number) * ky;
-    LNGS[i] = lng0 + s * (XS[i] as number) * kx;
+    LATS[i] = i === mv ? (LATS[i - 1] as number) + mdy * ky : lat0 + s * (YS[i] as number) * ky;
+    LNGS[i] = i === mv ? (LNGS[i - 1] as number) + mdx * kx : lng0 + s * (XS[i] as number) * kx;
   }
   for (let i = 0; i < nv - 1; i++) {
     const km = haversineKm(LATS[i] as number, LNGS[i] as number, LATS[i + 1] as number, LNGS[i + 1] as number);
@@ -282,10 +400,15 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
 
   // The loop in units of "about a km before scaling": x east, y north, from the depot.
   const n = person ? 2 + Math.floor(r(0) * 3) : 3 + Math.floor(r(0) * 8);
+  // after the delivery leg `moveAfter` (before the last leg home), a short move to another dock or the next street
+  const moveAfter = !person && r(200) < MOVE_RATE ? Math.floor(r(201) * n) : -1;
+  const moveKm = 1.5 + 1.5 * r(202);
+  const moveAng = 2 * Math.PI * r(203);
   let nv = 1;
+  let nl = 0;
+  let mv = -1;
   XS[0] = 0;
   YS[0] = 0;
-  STOP_AT[0] = 0; // vertex index of the depot, each stop, and the depot again
   const a0 = r(1) * 2 * Math.PI;
   let px = 0;
   let py = 0;
@@ -312,21 +435,33 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
     XS[nv] = qx;
     YS[nv] = qy;
     nv++;
-    STOP_AT[leg + 1] = nv - 1;
+    LEG_SHORT[nl] = 0;
+    LEG_END[nl++] = nv - 1;
+    if (leg === moveAfter) {
+      // placed by place() at a fixed distance from the stop; the planar loop goes on from the stop
+      XS[nv] = qx;
+      YS[nv] = qy;
+      mv = nv++;
+      LEG_SHORT[nl] = 1;
+      LEG_END[nl++] = mv;
+    }
     px = qx;
     py = qy;
   }
   for (let i = 1; i < nv; i++) planar += Math.hypot((XS[i] as number) - (XS[i - 1] as number), (YS[i] as number) - (YS[i - 1] as number));
 
-  // Scale the loop until its great-circle length is the day's distance (each pass gains ~4 digits).
+  // Scale the loop until its great-circle length is the day's distance (the move's kilometres do not scale).
   const D = dayDistance(seed, did, p, j);
   const kx = 1 / (KM_PER_DEG * Math.cos(p.depotLat * RAD));
   const ky = 1 / KM_PER_DEG;
-  let s = D / planar;
-  for (let it = 0; it < 3; it++) {
-    const L = place(nv, s, p.depotLat, p.depotLng, kx, ky);
+  const mdx = moveKm * Math.cos(moveAng);
+  const mdy = moveKm * Math.sin(moveAng);
+  const fixedKm = mv > 0 ? moveKm : 0;
+  let s = (D - fixedKm) / planar;
+  for (let it = 0; it < 8; it++) {
+    const L = place(nv, s, p.depotLat, p.depotLng, kx, ky, mv, mdx, mdy);
     if (Math.abs(L - D) < 1e-6) break; // a millimetre
-    s *= D / L;
+    s *= (D - fixedKm) / (L - fixedKm);
   }
 
   // Timeline: leave in the morning, drive each leg, stop, and come home.
@@ -334,48 +469,67 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
   const late = !person && r(6) < LATE_SHIFT_RATE;
   const depart = start + Math.round((person ? 4 + 2.5 * r(2) : late ? 11 + 3 * r(2) : 3.5 + 2.5 * r(2)) * 3600);
   let stopped = 0;
-  for (let i = 0; i < n; i++) {
-    STOP_LEN[i] = person && i === 0 ? 3 * 3600 + Math.round(5 * 3600 * r(70 + i)) : STOP_MIN + Math.round((STOP_MAX - STOP_MIN) * r(70 + i) ** 1.2);
+  for (let i = 0; i < nl - 1; i++) {
+    const q = unit(seed, did, d, 1700 + i);
+    if (person && i === 0) STOP_LEN[i] = 3 * 3600 + Math.round(5 * 3600 * q);
+    else if (LEG_SHORT[i] || LEG_SHORT[i + 1]) STOP_LEN[i] = 1800 + Math.round(1800 * q); // the long stops around a move
+    else STOP_LEN[i] = STOP_MIN + Math.round((STOP_MAX - STOP_MIN) * q ** 1.2);
     stopped += STOP_LEN[i] as number;
+  }
+  // one stretch of slow traffic: the first segment of 1–6 km from a random place on, crawled at 2–10 km/h for 12–50 minutes
+  let jam = -1;
+  if (r(204) < TRAFFIC_RATE) {
+    const first = Math.floor(r(205) * (nv - 1));
+    for (let k = 0; k < nv - 1 && jam < 0; k++) {
+      const i = (first + k) % (nv - 1);
+      const km = KMS[i] as number;
+      if (i !== mv - 1 && km >= 1 && km <= 6) jam = i;
+    }
   }
   let driving = 0;
   for (let i = 0; i < nv - 1; i++) {
     const km = KMS[i] as number;
     const q = unit(seed, did, d, 2000 + i);
-    let v: number;
-    if (person) v = km > 4 ? 45 + 30 * q : 18 + 27 * q;
-    else v = km > 8 ? 60 + 35 * q : km > 3 ? 40 + 25 * q : 20 + 25 * q;
-    v = Math.min(v, (km * 3600) / SEGMENT_MIN_S);
-    const dur = Math.max(SEGMENT_MIN_S, Math.round((km / v) * 3600));
+    let dur: number;
+    if (i === mv - 1) dur = 180 + Math.floor(121 * q);
+    else if (i === jam) dur = Math.round((km / Math.min(10, Math.max(2, (km * 3600) / (720 + 2280 * q)))) * 3600);
+    else {
+      let v: number;
+      if (person) v = km > 4 ? 45 + 30 * q : 18 + 27 * q;
+      else v = km > 8 ? 60 + 35 * q : km > 3 ? 40 + 25 * q : 20 + 25 * q;
+      if (km > 5 && unit(seed, did, d, 2100 + i) < SPEEDING_RATE) v = (person ? 95 : 100) + 30 * unit(seed, did, d, 2200 + i);
+      v = Math.min(v, (km * 3600) / SEGMENT_MIN_S);
+      dur = Math.max(SEGMENT_MIN_S, Math.round((km / v) * 3600));
+    }
     DURS[i] = dur;
     driving += dur;
   }
   // Home before the day ends (by 02:30): shorten the stops when the day is too long.
   const over = depart + driving + stopped - (end - 1800);
   if (over > 0) {
-    const spare = stopped - STOP_MIN * n;
-    for (let i = 0; i < n; i++) {
+    const spare = stopped - STOP_MIN * (nl - 1);
+    for (let i = 0; i < nl - 1; i++) {
       const len = STOP_LEN[i] as number;
       STOP_LEN[i] = Math.max(STOP_MIN, Math.floor(len - (over * (len - STOP_MIN)) / Math.max(1, spare)) - 1);
     }
   }
 
-  const stops: Stop[] = [{ from: start - 1, to: depart, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo: 0, place: p.depotPlace }];
+  const stops: Stop[] = [{ from: start - 1, to: depart, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo: 0 }];
   const trips: Trip[] = [];
   let t = depart;
   let odo = 0;
-  for (let leg = 0; leg <= n; leg++) {
+  for (let leg = 0; leg < nl; leg++) {
     const tripStart = t;
     const segs: Segment[] = [];
     let km = 0;
     let max = 0;
-    for (let i = STOP_AT[leg] as number; i < (STOP_AT[leg + 1] as number); i++) {
+    for (let i = leg === 0 ? 0 : (LEG_END[leg - 1] as number); i < (LEG_END[leg] as number); i++) {
       const dur = DURS[i] as number;
       // the day's last metres close it exactly on its distance (they differ from the great circle by under a millimetre)
       if (i === nv - 2) KMS[i] = D - odo;
       const seg: Segment = {
         t0: t, t1: t + dur, lat0: LATS[i] as number, lng0: LNGS[i] as number, lat1: LATS[i + 1] as number, lng1: LNGS[i + 1] as number,
-        km: KMS[i] as number, kmh: ((KMS[i] as number) / dur) * 3600, heading: 0, odo0: odo, street: hash32(seed, did, d, 3000 + i),
+        km: KMS[i] as number, kmh: ((KMS[i] as number) / dur) * 3600, heading: 0, odo0: odo,
       };
       seg.heading = headingOf(seg);
       segs.push(seg);
@@ -384,26 +538,39 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
       km += seg.km;
       if (seg.kmh > max) max = seg.kmh;
     }
-    trips.push({ start: tripStart, end: t, segs, km, maxSpeed: max });
+    trips.push({ start: tripStart, end: t, segs, km, maxSpeed: max, short: LEG_SHORT[leg] === 1 });
     const last = segs[segs.length - 1] as Segment;
-    if (leg < n) {
+    if (leg < nl - 1) {
       const to = t + (STOP_LEN[leg] as number);
-      stops.push({ from: t, to, lat: last.lat1, lng: last.lng1, heading: last.heading, odo, place: hash32(seed, did, d, 4000 + leg) });
+      stops.push({ from: t, to, lat: last.lat1, lng: last.lng1, heading: last.heading, odo });
       t = to;
     } else {
-      stops.push({ from: t, to: end, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo, place: p.depotPlace });
+      stops.push({ from: t, to: end, lat: p.depotLat, lng: p.depotLng, heading: p.depotHeading, odo });
     }
   }
 
-  let gap: [number, number] | null = null;
-  if (r(3) < GAP_RATE) {
+  const silences: Silence[] = [];
+  if (r(206) < TRIP_SILENCE_RATE) {
+    // silent over a whole delivery leg, from a little into the stop before it to a little into the stop after it
+    const k = Math.floor(r(207) * trips.length);
+    const tr = (trips[k]?.short ? trips[k + 1] ?? trips[k - 1] : trips[k]) as Trip;
+    const i = trips.indexOf(tr);
+    const before = stops[i] as Stop;
+    const after = stops[i + 1] as Stop;
+    const a = 60 + Math.floor(r(208) * Math.max(0, Math.min(1800, tr.start - Math.max(before.from, start) - 120)));
+    const b = 60 + Math.floor(r(209) * Math.max(0, Math.min(1800, after.to - tr.end - 120)));
+    silences.push({ from: tr.start - a, to: tr.end + b, kind: 'outage' });
+  } else if (r(3) < GAP_RATE) {
     const len = GAP_MIN + Math.floor(r(5) * (GAP_MAX - GAP_MIN));
     const lo = Math.max(start, depart - 3600);
     const hi = Math.min(end - len, t + 3600);
     const g0 = lo + Math.floor(r(4) * Math.max(0, hi - lo));
-    gap = [g0, g0 + len];
+    silences.push({ from: g0, to: g0 + len, kind: 'outage' });
   }
-  return { seed, did, kind, day: d, start, end, odoStart, stops, trips, gap };
+  if (p.sleeper) for (let i = 1; i < stops.length; i++) sleepAt(seed, did, d, i, (stops[i] as Stop).from, (stops[i] as Stop).to, silences);
+  return {
+    seed, did, kind, day: d, start, end, odoStart, ...resetsOf(seed, did, p, d, start), step: p.step, stops, trips, silences: merged(silences),
+  };
 }
 
 /** Compass heading of a segment in whole degrees (planar: exact enough over a few km). */

@@ -6,16 +6,19 @@
  * plan into reports:
  * - while parked (and always, for sensors), on a grid of PARK_PERIOD seconds with
  *   ±PARK_JITTER jitter: a report every 10–30 minutes, a few metres of GPS jitter around
- *   where the unit stands, speed ~0;
+ *   where the unit stands, speed ~0; now and then a fix tens of metres off that reads a
+ *   driving speed (PARK_SPEED_RATE);
  * - a trip: a `motion_state` `moving` report at its start and `stopped` at its end, and
- *   reports every 30–60 s between, on the true path, with the speed of the segment driven;
- * - none inside the day's gap;
+ *   reports every plan.step seconds between, on the true path, with the speed of the
+ *   segment driven;
+ * - none inside the plan's silences;
+ * - on JUMP_RATE of a unit's days, one fix kilometres off (the next is right again);
  * - most reports are received a few seconds after their date; some arrive late, 1 to 6 hours
  *   after it (LATE_RATE_MOVING of those made while driving, LATE_RATE_PARKED of the others).
  *   A report is visible once received <= now.
  * A report is identified by its date (no unit has two reports in one second).
  */
-import { centreFor, dayOf, type DayPlan, kindOf, planDay, type Segment, type Stop } from './drive.js';
+import { centreFor, DAY, dayOf, type DayPlan, kindOf, MOVE_STEP, planDay, type Segment, type Stop } from './drive.js';
 import { hash32, unit } from './prng.js';
 
 export { centreFor } from './drive.js';
@@ -28,8 +31,10 @@ export const MAX_DELAY = 6 * 3600;
 /** Parked reports: one per PARK_PERIOD seconds, each moved by up to ±PARK_JITTER (so 10–30 minutes apart). */
 export const PARK_PERIOD = 1200;
 export const PARK_JITTER = 300;
-/** Moving reports: about every MOVE_STEP seconds, always 30–60 s apart. */
-export const MOVE_STEP = 45;
+/** Share of a parked vehicle's or phone's fixes that land 15–80 m off and read 5–30 km/h. */
+export const PARK_SPEED_RATE = 0.04;
+/** Share of a vehicle's or phone's days with one jump: a fix 2–15 km off. */
+export const JUMP_RATE = 0.2;
 
 export const REPORT_TYPES = [
   'report', 'reporting_mode', 'availability', 'battery_state', 'check_in', 'crash', 'doze',
@@ -132,7 +137,11 @@ export function timesOf(seed: number, u: HistoryUnit, k: number): [number, numbe
   return [k, receivedAt(seed, u, k)];
 }
 
-const inGap = (plan: DayPlan, t: number): boolean => plan.gap !== null && t >= plan.gap[0] && t < plan.gap[1];
+/** Whether t falls in one of the plan's silences (no reports then). */
+export function silentAt(plan: DayPlan, t: number): boolean {
+  for (const s of plan.silences) if (t >= s.from && t < s.to) return true;
+  return false;
+}
 
 function parkedDates(seed: number, did: number, plan: DayPlan, st: Stop, lo: number, hi: number, out: number[]): void {
   const a = Math.max(st.from, lo);
@@ -142,16 +151,22 @@ function parkedDates(seed: number, did: number, plan: DayPlan, st: Stop, lo: num
   const gHi = Math.ceil((b - off + PARK_JITTER) / PARK_PERIOD);
   for (let g = Math.floor((a - off - PARK_JITTER) / PARK_PERIOD); g <= gHi; g++) {
     const t = g * PARK_PERIOD + off + (hash32(seed, did, g, 41) % (2 * PARK_JITTER + 1)) - PARK_JITTER;
-    if (t > a && t <= b && !inGap(plan, t)) out.push(t);
+    if (t > a && t <= b && !silentAt(plan, t)) out.push(t);
   }
 }
 
-/** The dates of a trip's reports: start, about every MOVE_STEP s, end; all 30–60 s apart. */
+/**
+ * The dates of a trip's reports: start, about every plan.step s, end (with the usual step
+ * of MOVE_STEP, all 30–60 s apart; a trip shorter than two steps has start, middle and end).
+ */
 function movingDates(seed: number, did: number, plan: DayPlan, s: number, e: number, lo: number, hi: number, out: number[]): void {
   if (e <= lo || s > hi) return;
-  const m = Math.max(2, Math.round((e - s) / MOVE_STEP));
+  const m = Math.max(2, Math.round((e - s) / plan.step));
   const step = (e - s) / m;
-  const amp = Math.max(0, Math.min(6, Math.floor((step - 31) / 2), Math.floor((59 - step) / 2)));
+  const amp =
+    plan.step === MOVE_STEP
+      ? Math.max(0, Math.min(6, Math.floor((step - 31) / 2), Math.floor((59 - step) / 2)))
+      : Math.max(0, Math.floor((step - 2) / 10));
   const jLo = Math.max(0, Math.floor((lo - s) / step) - 1);
   const jHi = Math.min(m, Math.ceil((hi - s) / step) + 1);
   for (let j = jLo; j <= jHi; j++) {
@@ -162,7 +177,7 @@ function movingDates(seed: number, did: number, plan: DayPlan, s: number, e: num
       const base = s + Math.floor(j * step);
       t = amp === 0 ? base : base + (hash32(seed, did, base, 42) % (2 * amp + 1)) - amp;
     }
-    if (t > lo && t <= hi && !inGap(plan, t)) out.push(t);
+    if (t > lo && t <= hi && !silentAt(plan, t)) out.push(t);
   }
 }
 
@@ -192,20 +207,59 @@ const round = (n: number, places: number): number => {
   return Math.round(n * f) / f;
 };
 
-const address = (seed: number, place: number): string =>
-  `${10 + (place % 890)} ${STREETS[Math.floor(place / 890) % STREETS.length] as string}, ${centreFor(seed).city}`;
+/**
+ * The address of a position: a pure function of it, so one place always reads the same.
+ * Streets run through cells of about 600 m, house numbers step every 30 m or so.
+ */
+export function addressOf(seed: number, lat: number, lng: number): string {
+  const y = Math.round(lat * 3600);
+  const x = Math.round(lng * 3600);
+  const street = STREETS[hash32(seed, Math.floor(y / 20), Math.floor(x / 20), 19) % STREETS.length] as string;
+  return `${10 + (hash32(seed, y, x, 20) % 890)} ${street}, ${centreFor(seed).city}`;
+}
 
-/** The report dated `date`, which reportDates produced for this plan. */
-export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date: number): Report {
+const isMotionDate = (plan: DayPlan, t: number): boolean => plan.trips.some((tr) => t === tr.start || t === tr.end);
+
+/** The date of the plan's jump (a fix kilometres off), or null: the first report after a time drawn for the day that marks no trip's start or end. */
+export function jumpOf(seed: number, did: number, plan: DayPlan): number | null {
+  if (plan.jump !== undefined) return plan.jump;
+  plan.jump = null;
+  if (plan.kind !== 'fixed' && unit(seed, did, plan.day, 1300) < JUMP_RATE) {
+    const t = plan.start + Math.floor(unit(seed, did, plan.day, 1301) * (DAY - 4 * 3600));
+    const dates: number[] = [];
+    reportDates(seed, did, plan, t, t + 4 * 3600, dates);
+    plan.jump = dates.find((x) => !isMotionDate(plan, x)) ?? null;
+  }
+  return plan.jump;
+}
+
+/** Where the jump of a plan puts its fix: 2–15 km from (lat, lng). */
+export function jumpedTo(seed: number, did: number, plan: DayPlan, lat: number, lng: number): [number, number] {
+  const km = 2 + 13 * unit(seed, did, plan.day, 1302);
+  const ang = 2 * Math.PI * unit(seed, did, plan.day, 1303);
+  return [lat + (km * Math.sin(ang)) / 111.32, lng + (km * Math.cos(ang)) / (111.32 * Math.cos((lat * Math.PI) / 180))];
+}
+
+/** Whether a parked report of a vehicle or phone is a fix tens of metres off that reads a driving speed. */
+export const parkedSpeedFix = (seed: number, did: number, date: number): boolean => unit(seed, did, date, 46) < PARK_SPEED_RATE;
+
+/** The odometer reading (km) after `odo` km of the day, at `date`: resets take off what the odometer had read by then. */
+export const odometerOf = (plan: DayPlan, odo: number, date: number): number =>
+  round(plan.odoStart + odo - (plan.reset !== null && date < plan.reset ? plan.odoLessBefore : plan.odoLess), 3);
+
+/** The report dated `date`, which reportDates produced for this plan (`jumps` false: where a jump's fix should have been). */
+export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date: number, jumps = true): Report {
   const did = u.did;
   const kind = kindOf(u);
   const c = centreFor(seed);
   let lat: number;
   let lng: number;
+  // what the address is looked up from: where the unit is (parked: where it stands, not the fix)
+  let placeLat: number;
+  let placeLng: number;
   let speed = 0;
   let heading: number;
   let odo: number;
-  let place: number;
   let reportType: ReportType;
   let moving = false;
   let fixed: string | undefined;
@@ -222,7 +276,6 @@ export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date
     lng = seg.lng0 + f * (seg.lng1 - seg.lng0);
     odo = seg.odo0 + f * seg.km;
     heading = seg.heading;
-    place = seg.street;
     moving = true;
     if (date === trip.start || date === trip.end) {
       reportType = 'motion_state';
@@ -231,19 +284,28 @@ export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date
       speed = round(seg.kmh, 1);
       reportType = pick(MOVING_TYPE_CDF, r);
     }
+    placeLat = round(lat, 6);
+    placeLng = round(lng, 6);
   } else {
     const st = (plan.stops.find((s) => date > s.from && date < s.to) ?? plan.stops[0]) as Stop;
-    // GPS jitter: 1–6 m around where the unit stands
-    const m = 1 + 5 * unit(seed, did, date, 43);
+    const off = kind !== 'fixed' && parkedSpeedFix(seed, did, date);
+    // GPS jitter: 1–6 m around where the unit stands; now and then 15–80 m, read as a driving speed
+    const m = off ? 15 + 65 * unit(seed, did, date, 43) : 1 + 5 * unit(seed, did, date, 43);
     const ang = 2 * Math.PI * unit(seed, did, date, 44);
     lat = st.lat + (m * Math.sin(ang)) / 111320;
     lng = st.lng + (m * Math.cos(ang)) / (111320 * Math.cos((st.lat * Math.PI) / 180));
     const drift = unit(seed, did, date, 45);
-    speed = drift < 0.15 ? round(0.2 + 8 * drift, 1) : 0;
-    heading = st.heading;
+    speed = off ? round(5 + 25 * drift, 1) : drift < 0.15 ? round(0.2 + 8 * drift, 1) : 0;
+    heading = off ? Math.floor(360 * drift) % 360 : st.heading;
     odo = st.odo;
-    place = st.place;
     reportType = pick(kind === 'fixed' ? SENSOR_TYPE_CDF : PARKED_TYPE_CDF, r);
+    placeLat = round(st.lat, 6);
+    placeLng = round(st.lng, 6);
+  }
+  if (jumps && date === jumpOf(seed, did, plan)) {
+    [lat, lng] = jumpedTo(seed, did, plan, lat, lng);
+    placeLat = lat;
+    placeLng = lng;
   }
   const values = TYPE_VALUES[reportType];
   let [reportValue, message] = values[hash32(seed, did, date, 6) % values.length] as [string, string];
@@ -267,14 +329,14 @@ export function reportFromPlan(seed: number, u: HistoryUnit, plan: DayPlan, date
     speed,
     heading,
     battery,
-    odometer: kind === 'fixed' ? null : round(plan.odoStart + odo, 3),
+    odometer: kind === 'fixed' ? null : odometerOf(plan, odo, date),
     precision: 3 + (hash32(seed, did, date, 16) % 12),
     satellites: 4 + (hash32(seed, did, date, 17) % 9),
     temperature: kind === 'fixed' ? round(4 + 3 * Math.sin(date / 43200) + unit(seed, did, date, 18), 1) : null,
     reportType,
     reportValue,
     message,
-    address: noAddress ? null : address(seed, place),
+    address: noAddress ? null : addressOf(seed, placeLat, placeLng),
   };
 }
 

@@ -10,3 +10,4 @@ export { BENCH_UNIT_ID } from './handlers/history.js';
 export { resetState } from './store.js';
 export { parseFaults } from './faults.js';
 export { REPORT_TYPES } from './history.js';
+export { depotsText } from './depots.js';

@@ -125,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = opts.quiet ? undefined : opts.log;
 
   const deps = {
+    seed: state.seed,
     requests,
     clearRequests: () => void requests.splice(0, requests.length),
     nowMs: () => clock(),

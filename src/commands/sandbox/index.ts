@@ -1,9 +1,10 @@
-/** `trackctl sandbox start|reset`: wiring only; the sandbox itself loads when a verb runs. */
+/** `trackctl sandbox start|reset|depots`: wiring only; the sandbox itself loads when a verb runs. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples } from '../action.js';
 import type { StartOptions } from './start.js';
 import type { ResetOptions } from './reset.js';
+import type { DepotsOptions } from './depots.js';
 
 export function registerSandbox(program: Command, ctx: Context): void {
   const sandbox = program
@@ -47,5 +48,22 @@ export function registerSandbox(program: Command, ctx: Context): void {
     .action(async (opts: ResetOptions) => {
       const { runReset } = await import('./reset.js');
       await runReset(opts, ctx);
+    });
+
+  sandbox
+    .command('depots')
+    .description('Print the demo fleet\'s depots as GeoJSON polygons (name, and speedLimit on some), for --geofence')
+    .option('--seed <n>', 'seed of the sandbox the depots belong to (as given to sandbox start)', '1')
+    .addHelpText(
+      'after',
+      examples(
+        'trackctl sandbox depots > depots.geojson',
+        'trackctl sandbox depots --seed 7 > depots.geojson',
+        'trackctl report geofence --geofence depots.geojson --all-units --from 1d --sandbox',
+      ) + '\nThe default seed\'s depots ship as docs/depots.geojson. A running sandbox serves its own at GET /_sandbox/depots.\n',
+    )
+    .action(async (opts: DepotsOptions) => {
+      const { runDepots } = await import('./depots.js');
+      await runDepots(opts, ctx);
     });
 }

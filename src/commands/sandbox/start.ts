@@ -33,6 +33,9 @@ function integer(flag: string, value: string | undefined, min: number, max: numb
   return Number(value);
 }
 
+/** --seed as given to `sandbox start` and `sandbox depots`. */
+export const seedOption = (value: string | undefined): number | undefined => integer('--seed', value, 0, 2 ** 32 - 1);
+
 export function defaultStateFile(ctx: StartContext): string {
   return join(ctx.paths().dataDir, 'sandbox-state.json');
 }
@@ -57,7 +60,7 @@ export async function parseStartOptions(opts: StartOptions, ctx: StartContext): 
     if (value !== undefined) out[key] = value;
   };
   set('port', integer('--port', opts.port, 0, 65535));
-  set('seed', integer('--seed', opts.seed, 0, 2 ** 32 - 1));
+  set('seed', seedOption(opts.seed));
   set('devices', integer('--devices', opts.devices, 0, 10_000_000));
   set('accessTtl', integer('--access-ttl', opts.accessTtl, 1, 10 * 365 * 86400));
   set('refreshTtl', integer('--refresh-ttl', opts.refreshTtl, 1, 10 * 365 * 86400));

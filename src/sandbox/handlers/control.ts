@@ -2,12 +2,14 @@
  * Control endpoints under /_sandbox/ — outside the service's interface, never faulted
  * and not logged — so tests that run the sandbox as a separate process can drive it.
  */
+import { depotsText } from '../depots.js';
 import { badRequest, notFound, SandboxError } from '../errors.js';
 import { json, type TextReply } from '../http.js';
 import type { RequestLogEntry } from '../server.js';
 import { objectBody } from '../validate.js';
 
 export interface ControlDeps {
+  seed: number;
   requests: RequestLogEntry[];
   clearRequests(): void;
   nowMs(): number;
@@ -40,6 +42,8 @@ export function control(deps: ControlDeps, method: string, parts: string[], body
       else throw badRequest('give {"now": <unix seconds>} or {"advance": <seconds>}', 'now');
       return json(200, { success: 'Clock moved.', now: Math.floor(deps.nowMs() / 1000) });
     }
+    case 'GET depots':
+      return { kind: 'text', status: 200, text: depotsText(deps.seed), contentType: 'application/geo+json', headers: {} };
     case 'GET faults':
       return json(200, { spec: deps.faultSpec() });
     case 'POST faults': {
@@ -54,7 +58,7 @@ export function control(deps: ControlDeps, method: string, parts: string[], body
     }
     default:
       throw notFound(
-        `no sandbox control endpoint ${method} /${parts.join('/')} (known: GET|DELETE /_sandbox/requests, GET|POST /_sandbox/clock, GET|POST /_sandbox/faults, GET /_sandbox/truth/<did>)`,
+        `no sandbox control endpoint ${method} /${parts.join('/')} (known: GET|DELETE /_sandbox/requests, GET|POST /_sandbox/clock, GET|POST /_sandbox/faults, GET /_sandbox/depots, GET /_sandbox/truth/<did>)`,
       );
   }
 }

@@ -1,17 +1,29 @@
 /**
- * GET /_sandbox/truth/<did>?from=&to= — what a unit really did (its trips, stops and
- * reporting gaps), straight from the plan its history is generated from, so tests can
- * check what trackctl computes from the history. Not part of the service's interface:
- * a control endpoint (no auth, never faulted, not logged).
+ * GET /_sandbox/truth/<did>?from=&to=&limit= — what a unit really did (its trips, stops,
+ * silences, jumps, odometer resets and speeding), straight from the plan its history is
+ * generated from, so tests can check what trackctl computes from the history. Not part
+ * of the service's interface: a control endpoint (no auth, never faulted, not logged).
  */
-import { DAY, dayOf, type DayPlan, planDay, type Stop } from '../drive.js';
+import { DAY, dayOf, type DayPlan, drivingStepOf, kindOf, planDay, type SilenceKind, type Stop, type Trip } from '../drive.js';
 import { badRequest, invalidValue, notFound, SandboxError } from '../errors.js';
+import { datesIn, jumpOf, PARK_PERIOD, parkedSpeedFix, reportDates, reportFromPlan } from '../history.js';
 import { json, type TextReply } from '../http.js';
 import type { Db } from '../service/db.js';
 import type { UnitEntry } from '../types.js';
 
 /** The widest window one request may ask for. */
 const MAX_SPAN = 400 * DAY;
+/** The speed limit overspeed episodes are found for when the request names none (km/h). */
+export const DEFAULT_LIMIT = 100;
+
+/** A stretch of a trip driven at one speed. */
+export interface TruthSegment {
+  start: number;
+  end: number;
+  /** km/h, as the reports made on it read. */
+  speed: number;
+  distanceKm: number;
+}
 
 export interface TruthTrip {
   start: number;
@@ -22,6 +34,13 @@ export interface TruthTrip {
   endLat: number;
   endLng: number;
   maxSpeed: number;
+  /** How many reports the service has dated in [start, end] (whether or not received yet). */
+  reports: number;
+  /** The trip lies wholly inside a silence: no report at all, not even its start and end. */
+  inSilence: boolean;
+  /** A repositioning move (1.5–3 km in 3–5 minutes between two long stops), not a delivery leg. */
+  short: boolean;
+  segments: TruthSegment[];
 }
 
 export interface TruthStop {
@@ -29,15 +48,61 @@ export interface TruthStop {
   departure: number | null;
   lat: number;
   lng: number;
+  /** How many reports the service has dated strictly between arrival and departure (or the end of the history). */
+  reports: number;
+  /** How many of those are fixes 15–80 m off that read a driving speed (5–30 km/h). */
+  speedFixes: number;
+}
+
+/** No reports in [from, to). */
+export interface TruthGap {
+  from: number;
+  to: number;
+  kind: SilenceKind;
+}
+
+export interface TruthJump {
+  date: number;
+  /** Where the fix says the unit was. */
+  lat: number;
+  lng: number;
+  /** Where it was. */
+  trueLat: number;
+  trueLng: number;
+}
+
+export interface TruthOdometerReset {
+  at: number;
+  /** The reading just before the reset (km); the reading after it is 0 plus what is driven since. */
+  before: number;
+}
+
+export interface TruthOverspeed {
+  /** The true episode: the speed profile is above the limit from start to end. */
+  start: number;
+  end: number;
+  maxSpeed: number;
+  distanceKm: number;
+  /** The reports that read a speed above the limit: how many, the first and the last (null when none was made). */
+  reports: number;
+  firstReport: number | null;
+  lastReport: number | null;
 }
 
 export interface Truth {
   did: number;
   from: number;
   to: number;
+  /** Seconds between reports: while driving (null for a unit that never drives) and, nominally, while parked (10–30 minutes apart). */
+  interval: { driving: number | null; parked: number };
+  /** The speed limit (km/h) of `overspeed`. */
+  limit: number;
   trips: TruthTrip[];
   stops: TruthStop[];
-  gaps: Array<{ from: number; to: number }>;
+  gaps: TruthGap[];
+  jumps: TruthJump[];
+  odometerResets: TruthOdometerReset[];
+  overspeed: TruthOverspeed[];
 }
 
 const round = (n: number, places: number): number => {
@@ -45,33 +110,86 @@ const round = (n: number, places: number): number => {
   return Math.round(n * f) / f;
 };
 
+/** The reports of a plan dated in [a, b]. */
+function datesOf(seed: number, did: number, p: DayPlan, a: number, b: number): number[] {
+  const out: number[] = [];
+  reportDates(seed, did, p, a - 1, b, out);
+  return out;
+}
+
+function tripTruth(seed: number, u: UnitEntry, p: DayPlan, tr: Trip): TruthTrip {
+  const a = tr.segs[0];
+  const b = tr.segs[tr.segs.length - 1];
+  if (!a || !b) throw new Error(`a trip of unit ${u.did} has no segments`);
+  return {
+    start: tr.start, end: tr.end, distanceKm: round(tr.km, 4),
+    startLat: round(a.lat0, 6), startLng: round(a.lng0, 6), endLat: round(b.lat1, 6), endLng: round(b.lng1, 6),
+    maxSpeed: round(tr.maxSpeed, 1),
+    reports: datesOf(seed, u.did, p, tr.start, tr.end).length,
+    inSilence: p.silences.some((s) => s.from <= tr.start && s.to > tr.end),
+    short: tr.short,
+    segments: tr.segs.map((g) => ({ start: g.t0, end: g.t1, speed: round(g.kmh, 1), distanceKm: round(g.km, 4) })),
+  };
+}
+
+/** Episodes of a trip's reported speed (the segment's, to 0.1 km/h) above `limit`, with the reports that show them. */
+function overspeedOf(seed: number, u: UnitEntry, p: DayPlan, tr: Trip, limit: number, out: TruthOverspeed[]): void {
+  let i = 0;
+  while (i < tr.segs.length) {
+    if (round((tr.segs[i] as Trip['segs'][number]).kmh, 1) <= limit) {
+      i++;
+      continue;
+    }
+    const first = tr.segs[i] as Trip['segs'][number];
+    let last = first;
+    let max = 0;
+    let km = 0;
+    for (; i < tr.segs.length && round((tr.segs[i] as Trip['segs'][number]).kmh, 1) > limit; i++) {
+      last = tr.segs[i] as Trip['segs'][number];
+      max = Math.max(max, round(last.kmh, 1));
+      km += last.km;
+    }
+    // a report dated t is made on the segment with t0 < t <= t1; the trip's last report is its `stopped` one (speed 0)
+    const dates = datesOf(seed, u.did, p, first.t0 + 1, last.t1).filter((t) => t !== tr.end);
+    out.push({
+      start: first.t0, end: last.t1, maxSpeed: max, distanceKm: round(km, 4),
+      reports: dates.length, firstReport: dates[0] ?? null, lastReport: dates[dates.length - 1] ?? null,
+    });
+  }
+}
+
 /**
  * The truth for a unit in [from, to), limited to its history (histFrom to the earlier of
  * now and histUntil, "top"): trips that overlap the window and ended by top; stops that
  * overlap it, with arrival no earlier than histFrom and departure null while still parked
- * at top; gaps that overlap it.
+ * at top; silences, jumps, resets and overspeed episodes (of trips listed) that overlap it.
  */
-export function unitTruth(seed: number, u: UnitEntry, from: number, to: number, now: number): Truth {
+export function unitTruth(seed: number, u: UnitEntry, from: number, to: number, now: number, limit = DEFAULT_LIMIT): Truth {
   const top = u.histUntil === null ? now : Math.min(now, u.histUntil);
   const lo = Math.max(from, u.histFrom);
   const hi = Math.min(to, top);
-  const out: Truth = { did: u.did, from, to, trips: [], stops: [], gaps: [] };
+  const step = drivingStepOf(seed, u);
+  const out: Truth = {
+    did: u.did, from, to, interval: { driving: step === 0 ? null : step, parked: PARK_PERIOD }, limit,
+    trips: [], stops: [], gaps: [], jumps: [], odometerResets: [], overspeed: [],
+  };
   if (hi <= lo) return out;
   const plans: DayPlan[] = [];
   for (let d = dayOf(seed, lo); d <= dayOf(seed, hi - 1); d++) plans.push(planDay(seed, u, d));
   for (const p of plans) {
     for (const tr of p.trips) {
       if (tr.start >= hi || tr.end <= lo || tr.end > top || tr.start < u.histFrom) continue;
-      const a = tr.segs[0];
-      const b = tr.segs[tr.segs.length - 1];
-      if (!a || !b) continue;
-      out.trips.push({
-        start: tr.start, end: tr.end, distanceKm: round(tr.km, 4),
-        startLat: round(a.lat0, 6), startLng: round(a.lng0, 6), endLat: round(b.lat1, 6), endLng: round(b.lng1, 6),
-        maxSpeed: round(tr.maxSpeed, 1),
-      });
+      out.trips.push(tripTruth(seed, u, p, tr));
+      overspeedOf(seed, u, p, tr, limit, out.overspeed);
     }
-    if (p.gap && p.gap[0] < hi && p.gap[1] > lo) out.gaps.push({ from: p.gap[0], to: p.gap[1] });
+    for (const s of p.silences) if (s.from < hi && s.to > lo) out.gaps.push({ from: s.from, to: s.to, kind: s.kind });
+    const jump = jumpOf(seed, u.did, p);
+    if (jump !== null && jump >= lo && jump < hi) {
+      const fix = reportFromPlan(seed, u, p, jump);
+      const truth = reportFromPlan(seed, u, p, jump, false);
+      out.jumps.push({ date: jump, lat: fix.lat, lng: fix.lng, trueLat: truth.lat, trueLng: truth.lng });
+    }
+    if (p.reset !== null && p.reset >= lo && p.reset < hi) out.odometerResets.push({ at: p.reset, before: round(p.odoStart - p.odoLessBefore, 3) });
   }
   // Stays: the one under way when the first day begins (it may have begun days before), then
   // every stop a trip ends in; the last of a day lasts until the next trip, maybe days later.
@@ -88,7 +206,9 @@ export function unitTruth(seed: number, u: UnitEntry, from: number, to: number, 
     const arrival = Math.max(arr, u.histFrom);
     const departure = dep === null || dep > top ? null : dep;
     if (arrival >= hi || (departure !== null && departure <= lo)) continue;
-    out.stops.push({ arrival, departure, lat: round(st.lat, 6), lng: round(st.lng, 6) });
+    const dates = datesIn(seed, u, arrival, (departure ?? top + 1) - 1);
+    const speedFixes = kindOf(u) !== 'fixed' ? dates.filter((t) => parkedSpeedFix(seed, u.did, t)).length : 0;
+    out.stops.push({ arrival, departure, lat: round(st.lat, 6), lng: round(st.lng, 6), reports: dates.length, speedFixes });
   }
   return out;
 }
@@ -135,11 +255,14 @@ export function truthReply(db: Db, method: string, parts: string[], url: string)
   const u = db.state.units[did];
   if (!u) throw notFound(`unit ${did} not found`, 'id');
   const q = query(url);
-  for (const k of Object.keys(q)) if (k !== 'from' && k !== 'to') throw badRequest(`unknown parameter "${k}" (known: from, to)`, k);
+  for (const k of Object.keys(q)) if (k !== 'from' && k !== 'to' && k !== 'limit') throw badRequest(`unknown parameter "${k}" (known: from, to, limit)`, k);
+  const rawLimit = q.limit === undefined || q.limit === '' ? String(DEFAULT_LIMIT) : q.limit;
+  const limit = Number(rawLimit);
+  if (!/^\d+(\.\d+)?$/.test(rawLimit) || !(limit > 0 && limit <= 400)) throw badRequest(`limit must be a speed in km/h above 0 and up to 400, got "${rawLimit}"`, 'limit');
   const now = db.now();
   const to = timeParam(q, 'to', now);
   const from = timeParam(q, 'from', Math.max(u.histFrom, to - DAY));
   if (from > to) throw invalidValue(`from (${from}) is after to (${to})`, 'from');
   if (to - from > MAX_SPAN) throw invalidValue(`the window is longer than ${MAX_SPAN / DAY} days`, 'to');
-  return json(200, unitTruth(db.state.seed, u, from, to, now));
+  return json(200, unitTruth(db.state.seed, u, from, to, now, limit));
 }
