@@ -7,16 +7,18 @@
  * parked, report every second or every few minutes, and read 5-30 km/h from the noise of a
  * parked fix. The rules:
  * - Outliers: a fix implying more than outlierSpeedKmh from both the fix before and the fix
- *   after it (a jump) is left out of everything here.
+ *   after it, or a detour out and back that neither the odometer nor the reported speeds
+ *   explain (a jump), is left out of everything here.
  * - A stop: the unit stays within stopRadiusM of a fix for at least minStopDurationS (two
  *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
  *   same place was stopped all along. Its arrival is the first of those fixes at which the
  *   unit had come to rest (not moving, or covering far less ground to the next fix than its
  *   speed says); its position is the median of its fixes (a robust centre, not the first fix).
  * - A stop ends when a fix falls outside the radius around its centre, however short the move
- *   that follows. The departure is the first of the trailing fixes that were already on their
- *   way out (moving and covering the ground their speed says), else the first fix outside
- *   when it is moving, else the last fix inside (the unit drove in the silence between).
+ *   that follows. The departure is the unit's motion_state 'moving' report there, else the
+ *   first of the trailing fixes that were already on their way out (moving and covering the
+ *   ground their speed says), else the first fix outside when it is moving, else the last fix
+ *   inside (the unit drove in the silence between).
  * - The move between two stops is a trip when it covers minTripDistanceKm or lasts
  *   minTripDurationS (as Traccar decides), otherwise a short move: not a trip, but its
  *   distance and driving time count in the summary. A move that ends at the stop it left and
@@ -137,7 +139,10 @@ interface Fix {
   lat: number;
   lng: number;
   speed: number;
+  /** Moving by the unit's motion state (sticky: a sleeping logger never says stopped), for driving time. */
   moving: boolean;
+  /** Moving on this report's own evidence: its speed, or a motion_state 'moving' report. */
+  going: boolean;
 }
 
 const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number => haversineKm(a.lat, a.lng, b.lat, b.lng);
@@ -149,7 +154,10 @@ function segmentKm(a: Fix, b: Fix): number {
 }
 
 /** On its way: moving, and covering at least half the ground its speed says by the next fix. */
-const leaving = (a: Fix, next: Fix): boolean => a.moving && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
+const leaving = (a: Fix, next: Fix): boolean => a.going && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
+
+/** How far out of its way a jump must take a unit before the detour rule calls it one, km. */
+const DETOUR_KM = 1;
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((x, y) => x - y);
@@ -198,6 +206,8 @@ class Place {
   address: string | null;
   /** The trailing fixes already on their way out, oldest first. */
   leaving: Fix[] = [];
+  /** A motion_state 'moving' report since the unit stood here (the tracker's own word that it set off). */
+  setOff: Fix | undefined;
   /** The departure, once the unit left. */
   departure: Fix | undefined;
   /** Ended by a long silence. */
@@ -219,6 +229,8 @@ class Place {
       this.leaving.push(this.last);
     } else this.leaving.length = 0;
     this.longestSilence = Math.max(this.longestSilence, f.t - this.last.t);
+    const p = f.r.properties;
+    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
     this.last = f;
     this.centre.add(f);
     if (this.address === null) this.address = f.r.properties.address ?? null;
@@ -407,14 +419,16 @@ export class MotionTracker {
     const moving = this.isMoving(r);
     const p = r.properties;
     if (!hasPosition(p.lat, p.lng)) return [];
-    const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, speed: speedOf(r), moving };
+    const speed = speedOf(r);
+    const going = speed > this.params.speedThreshold || (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving');
+    const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, speed, moving, going };
     const held = this.held;
     this.held = fix;
     if (!held) return [];
     const kept = this.kept;
-    if (kept && this.kmh(kept, held) > this.params.outlierSpeedKmh && this.kmh(held, fix) > this.params.outlierSpeedKmh) {
-      this.tell('outlier', held, held, null, held,
-        `${Math.round(this.kmh(kept, held))} km/h from the fix before and ${Math.round(this.kmh(held, fix))} km/h to the next: over --outlier-speed ${this.params.outlierSpeedKmh}, left out`);
+    const why = kept && this.outlier(kept, held, fix);
+    if (why) {
+      this.tell('outlier', held, held, null, held, `${why}: left out`);
       return [];
     }
     this.kept = held;
@@ -451,6 +465,26 @@ export class MotionTracker {
 
   private kmh(a: Fix, b: Fix): number {
     return (distKm(a, b) * 3600) / Math.max(1, Math.abs(b.t - a.t));
+  }
+
+  /**
+   * Why x, between a and c, is an outlier, or undefined. Either it implies an impossible speed
+   * from both neighbours, or it is a detour the unit cannot have driven: out and back by more
+   * than DETOUR_KM beyond the way from a to c, and longer than the odometer's count from a to c
+   * (when plausible) or than the fastest speed any of the three reported would cover.
+   */
+  private outlier(a: Fix, x: Fix, c: Fix): string | undefined {
+    const limit = this.params.outlierSpeedKmh;
+    const inKmh = this.kmh(a, x);
+    const outKmh = this.kmh(x, c);
+    if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
+    const direct = distKm(a, c);
+    const way = distKm(a, x) + distKm(x, c);
+    if (way <= 2 * direct + DETOUR_KM) return undefined;
+    const odo = odometerKm(a.r, c.r, direct);
+    const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
+    if (way <= could + DETOUR_KM) return undefined;
+    return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
   }
 
   private step(f: Fix, out: Segment[]): void {
@@ -513,14 +547,14 @@ export class MotionTracker {
     if (leaving(place.last, f)) place.leaving.push(place.last);
     else place.leaving.length = 0;
     const on = place.leaving;
-    const from = on[0] ?? (f.moving ? f : place.last);
+    const from = place.setOff ?? on[0] ?? (f.going ? f : place.last);
     place.departure = from;
     this.place = undefined;
     const partial = place.edge && from === place.first;
     if (place.confirmed) this.left = place;
     else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
     const run = new Run(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
-    for (let i = 1; i < on.length; i++) run.add(on[i] as Fix);
+    for (const x of on) if (x.t > from.t) run.add(x);
     if (from !== f && from !== place.last) run.add(place.last);
     this.run = run;
     this.runPartial = partial;
