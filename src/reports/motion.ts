@@ -197,7 +197,10 @@ class Centre {
 
 /** Where the unit stands: a stop once confirmed; before that, the place at the stream's start or after a gap. */
 class Place {
+  /** The anchor: the first fix here. */
   first: Fix;
+  /** When the unit came to rest: the first fix, or the last one before a silence it spent here. */
+  arrival: Fix;
   last: Fix;
   centre: Centre;
   confirmed: boolean;
@@ -214,13 +217,20 @@ class Place {
   cut = false;
   longestSilence = 0;
 
-  constructor(first: Fix, confirmed: boolean, edge: boolean) {
+  constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first) {
     this.first = first;
+    this.arrival = arrival;
     this.last = first;
     this.centre = new Centre(first);
     this.confirmed = confirmed;
     this.edge = edge;
     this.address = first.r.properties.address ?? null;
+    this.noteMotion(first);
+  }
+
+  private noteMotion(f: Fix): void {
+    const p = f.r.properties;
+    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
   }
 
   add(f: Fix): void {
@@ -229,8 +239,7 @@ class Place {
       this.leaving.push(this.last);
     } else this.leaving.length = 0;
     this.longestSilence = Math.max(this.longestSilence, f.t - this.last.t);
-    const p = f.r.properties;
-    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
+    this.noteMotion(f);
     this.last = f;
     this.centre.add(f);
     if (this.address === null) this.address = f.r.properties.address ?? null;
@@ -243,7 +252,7 @@ class Place {
 
   segment(): StopSegment {
     return {
-      kind: 'stop', arrival: this.first.r, departure: this.departure?.r, last: this.last.r,
+      kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
       lat: this.centre.lat, lng: this.centre.lng, address: this.address,
       partial: this.edge || this.cut || this.departure === undefined,
     };
@@ -332,6 +341,14 @@ class Run {
     }
   }
 
+  /** The way from this.last to f counts as distance, not as time: the unit went there in a silence and stood. */
+  hop(f: Fix): void {
+    const km = segmentKm(this.last, f);
+    this.distanceKm += km;
+    if (this.clock) this.partOf(this.clock.dayOf(this.last.t)).distanceKm += km;
+    this.path?.push(f.lng, f.lat);
+  }
+
   private away(f: Fix): void {
     const km = distKm(this.from as Centre, f);
     if (km > this.maxAwayKm) this.maxAwayKm = km;
@@ -379,6 +396,8 @@ export class MotionTracker {
   private candidate: Fix[] = [];
   /** The move in progress began at the stream's first fix (or the first after a gap): the unit was already moving. */
   private runPartial = false;
+  /** The candidate began after a silence the unit spent at rest: it arrived at this fix, the last before the silence. */
+  private restFrom: Fix | undefined;
 
   constructor(params: ReportParams, options: TrackerOptions = {}) {
     this.params = params;
@@ -500,12 +519,20 @@ export class MotionTracker {
         return;
       }
       if (f.t - place.last.t > this.params.maxGapS) return this.gapAtPlace(place, f, out);
-      return this.depart(place, f);
+      return this.depart(place, f, out);
     }
     const run = this.run as Run;
     const c = this.candidate;
     const first = c[0];
+    const p = c[c.length - 1] ?? run.last;
+    if (first && distKm(first, f) > this.radiusKm && f.t - p.t <= this.params.maxGapS && this.restedBefore(p, f)) {
+      for (const x of c) run.add(x);
+      this.candidate = [f];
+      this.restFrom = p;
+      return;
+    }
     if (first && distKm(first, f) > this.radiusKm) {
+      this.restFrom = undefined;
       const i = this.reanchor(f);
       const last = c[c.length - 1] as Fix;
       if (i === c.length && f.t - last.t > this.params.maxGapS) {
@@ -521,7 +548,19 @@ export class MotionTracker {
     }
     if (c.length >= MAX_HELD) run.add(c.shift() as Fix);
     c.push(f);
-    if (c.length >= 2 && f.t - (c[0] as Fix).t >= this.params.minStopDurationS) this.arrive(out);
+    if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
+  }
+
+  /**
+   * Whether the unit, last seen at p, spent the silence until f at rest near f: long enough for
+   * a stop, f not driving, and neither p's speed nor the odometer says it went far in between
+   * (a logger that sleeps from the moment it parks: its last report still shows a driving speed).
+   */
+  private restedBefore(p: Fix, f: Fix): boolean {
+    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f)) return false;
+    const straight = distKm(p, f);
+    const odo = odometerKm(p.r, f.r, straight);
+    return odo === undefined || odo <= straight + this.radiusKm;
   }
 
   /** The smallest i ≥ 1 such that the candidate's fixes from i on and f are within the radius of fix i; the length when none is. */
@@ -543,7 +582,21 @@ export class MotionTracker {
   }
 
   /** The unit left `place` with fix f. */
-  private depart(place: Place, f: Fix): void {
+  private depart(place: Place, f: Fix, out: Segment[]): void {
+    if (f.t - place.last.t >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold)) {
+      // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
+      // it moved in the silence and stood at f's place before f.
+      place.departure = place.last;
+      if (place.confirmed) this.left = place;
+      const run = new Run(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
+      run.add(f);
+      this.run = run;
+      this.runPartial = false;
+      this.candidate = [];
+      this.endMove(undefined, false, out);
+      this.place = new Place(f, false, false);
+      return;
+    }
     if (leaving(place.last, f)) place.leaving.push(place.last);
     else place.leaving.length = 0;
     const on = place.leaving;
@@ -565,14 +618,17 @@ export class MotionTracker {
   private arrive(out: Segment[]): void {
     const c = this.candidate;
     const run = this.run as Run;
-    const k = Math.max(0, this.arrivalIndex(c));
-    for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
-    const stop = new Place(c[k] as Fix, true, false);
+    const rest = this.restFrom;
+    this.restFrom = undefined;
+    const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
+    if (rest) run.hop(c[0] as Fix);
+    else for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
+    const stop = new Place(c[k] as Fix, true, false, rest);
     for (let i = k + 1; i < c.length; i++) stop.add(c[i] as Fix);
     this.candidate = [];
     const left = this.left;
     const r = this.radiusKm;
-    if (left && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1)) {
+    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1)) {
       const what = run.awayFixes <= 1 ? 'one fix away from the stop and back: a jump' : `went at most ${Math.round(run.maxAwayKm * 1000)} m from the stop (within ${JITTER_RADII} × --stop-radius ${this.params.stopRadiusM} m) and came back: parked jitter`;
       this.tell('jitter', run.start, stop.last, null, left.centre, `${what}, the stop goes on`);
       for (const x of [...c.slice(0, k), stop.first]) left.add(x);
@@ -629,9 +685,10 @@ export class MotionTracker {
     if (!this.explain) return;
     const until = place.departure ?? place.last;
     const silence = place.longestSilence >= 600 ? `, through a silence of ${place.longestSilence} s at the same place` : '';
+    const rest = place.arrival !== place.first ? `, at rest from the last report before a silence of ${place.first.t - place.arrival.t} s` : '';
     const cut = seg.partial ? '; cut by the edge of the reports or a silence' : '';
-    this.tell('stop', place.first, until, null, place.centre,
-      `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.first.t} s (at least --min-stop ${this.params.minStopDurationS} s)${silence}${cut}`);
+    this.tell('stop', place.arrival, until, null, place.centre,
+      `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.arrival.t} s (at least --min-stop ${this.params.minStopDurationS} s)${rest}${silence}${cut}`);
   }
 
   private tell(kind: Explanation['kind'], a: Fix, b: Fix, km: number | null, at: { lat: number; lng: number } | null, reason: string): void {
