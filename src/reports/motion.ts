@@ -25,6 +25,9 @@
  *   never went farther than JITTER_RADII stop radii from it is parked jitter, and one with a
  *   single fix beyond the radius is a jump that the speed rule could not tell (sparse
  *   reports): either way the stop goes on.
+ * - A silence spent at rest (a logger asleep from the moment it parks: its last report still
+ *   shows a driving speed, the next one is near and not driving, and the odometer, when
+ *   present, counts no more than the way between) ends the move at the last report before it.
  * - A silence longer than maxGapS after which the unit is elsewhere ends what was in progress
  *   at the last fix before it (partial: nothing is known in between); detection starts afresh
  *   after it, as at the start of the stream. The stream's edges cut too: what began before
@@ -155,6 +158,9 @@ function segmentKm(a: Fix, b: Fix): number {
 
 /** On its way: moving, and covering at least half the ground its speed says by the next fix. */
 const leaving = (a: Fix, next: Fix): boolean => a.going && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
+
+/** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
+const ROLL_KM = 1;
 
 /** How far out of its way a jump must take a unit before the detour rule calls it one, km. */
 const DETOUR_KM = 1;
@@ -525,7 +531,7 @@ export class MotionTracker {
     const c = this.candidate;
     const first = c[0];
     const p = c[c.length - 1] ?? run.last;
-    if (first && distKm(first, f) > this.radiusKm && f.t - p.t <= this.params.maxGapS && this.restedBefore(p, f)) {
+    if (first && distKm(first, f) > this.radiusKm && this.restedBefore(p, f)) {
       for (const x of c) run.add(x);
       this.candidate = [f];
       this.restFrom = p;
@@ -560,7 +566,9 @@ export class MotionTracker {
     if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f)) return false;
     const straight = distKm(p, f);
     const odo = odometerKm(p.r, f.r, straight);
-    return odo === undefined || odo <= straight + this.radiusKm;
+    if (odo !== undefined) return odo <= straight + this.radiusKm;
+    // Without an odometer, a silence longer than --max-gap proves nothing beyond the last stretch rolled to a stop.
+    return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
   }
 
   /** The smallest i ≥ 1 such that the candidate's fixes from i on and f are within the radius of fix i; the length when none is. */
