@@ -84,3 +84,17 @@ test('watch\'s state: an episode is told once, as soon as it lasted --min-durati
   assert.deepEqual(JSON.parse(JSON.stringify(s)), s, 'plain JSON');
   assert.deepEqual(overspeedFinish(s, rules()), []);
 });
+
+test('watch tells one overspeed event per episode, from the same state machine, kept in its plain state', async () => {
+  const { initialState, observe, restoreState, DEFAULT_WATCH_PARAMS } = await import('../../src/reports/watch-events.js');
+  const params = { ...DEFAULT_WATCH_PARAMS, fences: [], speedLimit: 90 };
+  const { state } = initialState({ did: 7, name: 'Van 7' }, params);
+  const speeds = [80, 95, 100, 110, 120, 80, 70, 95, 100, 105, 99, 98, 60];
+  const events = speeds.flatMap((speed, i) => observe(state, { date: T0 + i * 10, lat: 48.1, lng: 11.5 + i / 1000, speed, reportType: 'report' }, params));
+  const told = events.filter((e) => e.event === 'overspeed');
+  assert.deepEqual(told.map((e) => [e.time, e.start, e.limit, e.maxSpeed]), [[T0 + 40, T0 + 10, 90, 120], [T0 + 100, T0 + 70, 90, 105]]);
+  assert.deepEqual(restoreState(JSON.parse(JSON.stringify(state)))?.overspeed, state.overspeed, 'checkpointed as it is');
+  const none = { ...DEFAULT_WATCH_PARAMS, fences: [] };
+  const quiet = initialState({ did: 7, name: 'Van 7' }, none).state;
+  assert.equal(speeds.flatMap((speed, i) => observe(quiet, { date: T0 + i * 10, lat: 48.1, lng: 11.5, speed }, none)).filter((e) => e.event === 'overspeed').length, 0, 'no limit, no events');
+});

@@ -12,6 +12,7 @@ export interface WatchOptions {
   lowBattery?: string;
   geofence?: string;
   checkpoint?: string;
+  speedLimit?: string;
 }
 
 export interface WatchPlan {
@@ -21,6 +22,8 @@ export interface WatchPlan {
   lowBatteryPct: number;
   geofence: string | undefined;
   checkpoint: string | undefined;
+  /** --speed-limit, km/h: overspeed events. */
+  speedLimit: number | undefined;
 }
 
 export const DEFAULT_INTERVAL = '30s';
@@ -45,6 +48,12 @@ export function parsePercent(value: string): number {
   return pct;
 }
 
+function parseSpeedLimit(value: string): number {
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n > 0)) throw new UsageError(`invalid --speed-limit "${value}": expected a positive speed (km/h)`);
+  return n;
+}
+
 export function parseWatchPlan(args: string[], opts: WatchOptions): WatchPlan {
   // No selection at all watches every unit.
   const none = args.length === 0 && opts.group === undefined && opts.category === undefined && !opts.allUnits;
@@ -58,5 +67,6 @@ export function parseWatchPlan(args: string[], opts: WatchOptions): WatchPlan {
     lowBatteryPct: opts.lowBattery === undefined ? DEFAULT_LOW_BATTERY : parsePercent(opts.lowBattery),
     geofence: opts.geofence,
     checkpoint: opts.checkpoint,
+    speedLimit: opts.speedLimit === undefined ? undefined : parseSpeedLimit(opts.speedLimit),
   };
 }
