@@ -1,6 +1,6 @@
-// Benchmark: `trackctl report summary` over the sandbox's bench unit against `trackctl history -o ndjson`
-// of the same reply, in the same run (the report streams the history through the summary's state
-// machine; the target is at least half the history's throughput). Not part of npm test.
+// Benchmark: `trackctl report summary` and `report overspeed` over the sandbox's bench unit against
+// `trackctl history -o ndjson` of the same reply, in the same run (each report streams the history
+// through its state machine; the target is at least half the history's throughput). Not part of npm test.
 // Needs: npm run build, GNU time (/usr/bin/time) for peak RSS.
 // Usage: node bench/report.mjs [reports]   (default 1,000,000)
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,17 +25,20 @@ try {
   const cli = `"${process.execPath}" "${BIN}"`;
   const history = [];
   const summary = [];
+  const overspeed = [];
   for (let i = 0; i < 3; i++) {
     history.push(await measure(`${cli} history ${BENCH_UNIT_ID} --from 0 -o ndjson > /dev/null`, env));
     summary.push(await measure(`${cli} report summary ${BENCH_UNIT_ID} --from 0 --tz UTC -o ndjson > /dev/null`, env));
+    overspeed.push(await measure(`${cli} report overspeed ${BENCH_UNIT_ID} --from 0 --limit 50 -o ndjson > /dev/null`, env));
   }
   const median = (xs) => [...xs].sort((a, b) => a.seconds - b.seconds)[1];
-  const [h, s] = [median(history), median(summary)];
+  const [h, s, o] = [median(history), median(summary), median(overspeed)];
   console.log(`\n${N.toLocaleString('en-US')} reports (median of 3, interleaved)`);
-  for (const [name, r] of [['history -o ndjson', h], ['report summary', s]]) {
+  for (const [name, r] of [['history -o ndjson', h], ['report summary', s], ['report overspeed', o]]) {
     console.log(`  ${name.padEnd(20)} ${fmt(r.seconds, 2).padStart(7)} s  ${Math.round(N / r.seconds).toLocaleString('en-US').padStart(10)} reports/s  peak RSS ${r.rssMB === undefined ? 'n/a' : `${fmt(r.rssMB, 0)} MB`}`);
   }
   console.log(`  ratio (summary throughput / history throughput): ${fmt(h.seconds / s.seconds, 2)} (target ≥ 0.5)`);
+  console.log(`  ratio (overspeed throughput / history throughput): ${fmt(h.seconds / o.seconds, 2)} (target ≥ 0.5)`);
 } finally {
   await sandbox.close();
   rmSync(dir, { recursive: true, force: true });

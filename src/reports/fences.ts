@@ -20,6 +20,8 @@ export interface Fence {
   polygons: Ring[][];
   /** [minLng, minLat, maxLng, maxLat] over every outer ring. */
   bbox: [number, number, number, number];
+  /** The speed limit inside the fence (its numeric "speedLimit" property, km/h), for the overspeed report and watch. */
+  speedLimit?: number;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,7 +65,10 @@ export function parseFences(json: unknown, source: string): Fence[] {
         bbox[3] = Math.max(bbox[3], outer[k + 1] as number);
       }
     }
-    return { name, polygons: parsed, bbox };
+    const limit = isObject(feature.properties) ? feature.properties.speedLimit : undefined;
+    if (limit === undefined || limit === null) return { name, polygons: parsed, bbox };
+    if (!finite(limit) || limit <= 0) return fail(`${where}: "speedLimit" must be a positive number (km/h), got ${JSON.stringify(limit)}`);
+    return { name, polygons: parsed, bbox, speedLimit: limit };
   });
 }
 

@@ -1,6 +1,6 @@
 /**
  * The report algorithms: pure functions over async iterables of report features, no I/O.
- * Per unit: trips(), stops(), summary(), visits(); for a merged stream of many units,
+ * Per unit: trips(), stops(), summary(), visits(), overspeed episodes; for a merged stream of many units,
  * byUnit(stream, () => tripProcessor(params)) and the like.
  */
 export { byUnit, chain, run, type UnitProcessor } from './stream.js';
@@ -8,9 +8,13 @@ export { inDateOrder, type OrderOptions } from './order.js';
 export { DEFAULTS, PARAM_FLAGS, localTimeZone, validateParams, validateTimeZone, type ReportParams } from './params.js';
 export { DayClock, type Day } from './days.js';
 export { EARTH_RADIUS_KM, haversineKm } from './geo.js';
-export { MotionTracker, type Segment, type StopSegment, type TripSegment } from './motion.js';
+export { MotionTracker, type Explanation, type Segment, type StopSegment, type TripSegment } from './motion.js';
 export { tripProcessor, tripRecord, trips, tripWithPath, type Trip, type TripOptions, type TripWithPath } from './trips.js';
 export { stopProcessor, stopRecord, stops, type Stop } from './stops.js';
 export { summary, summaryProcessor, type DaySummary } from './summary.js';
 export { visitProcessor, visits, type Visit } from './visits.js';
+export {
+  DEFAULT_MIN_OVERSPEED_S, limitAt, newOverspeedState, overspeedFinish, overspeedProcessor, overspeedStep,
+  type Overspeed, type OverspeedState, type OverspeedWithPath, type SpeedRules,
+} from './overspeed.js';
 export { containing, inFence, loadFences, parseFences, type Fence } from './fences.js';

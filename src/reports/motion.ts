@@ -1,24 +1,43 @@
 /**
  * The trip/stop segmentation shared by the trips, stops and summary reports: one state
- * machine per unit, fed reports in date order, holding a few numbers whatever the length
- * of the history.
+ * machine per unit, fed reports in date order, holding a few numbers and the reports of the
+ * last few minutes whatever the length of the history.
  *
- * Each report is moving or not (its speed above the threshold, or the latest motion_state
- * report of the unit; a speed above the threshold after a 'stopped' counts as the 'moving'
- * that a reporting gap swallowed). A run of movement starts at the first moving report. Inside it, a
- * stopped report opens a halt; the halt ends the run, as a stop, once it has lasted
- * minStopDurationS (measured from its first report to any later report, moving or not);
- * a moving report before that makes it a halt at a light, part of the trip. Reports more
- * than maxGapS apart end the run at the last report before the gap. A run that ends is a
- * trip when it lasted minTripDurationS and covered minTripDistanceKm; otherwise (GPS jitter,
- * a van moved across the yard) it is absorbed into the stop around it. Stops are the
- * periods between trips, gaps included, from the arrival (first stopped report) to the
- * departure (first moving report of the next trip).
+ * Where the unit was decides, not its reported speed alone: real trackers fall silent while
+ * parked, report every second or every few minutes, and read 5-30 km/h from the noise of a
+ * parked fix. The rules:
+ * - Outliers: a fix implying more than outlierSpeedKmh from both the fix before and the fix
+ *   after it, or a detour out and back that neither the odometer nor the reported speeds
+ *   explain (a jump), is left out of everything here.
+ * - A stop: the unit stays within stopRadiusM of a fix for at least minStopDurationS (two
+ *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
+ *   same place was stopped all along. Its arrival is the first of those fixes at which the
+ *   unit had come to rest (not moving, or covering far less ground to the next fix than its
+ *   speed says); its position is the median of its fixes (a robust centre, not the first fix).
+ * - A stop ends when a fix falls outside the radius around its centre, however short the move
+ *   that follows. The departure is the unit's motion_state 'moving' report there, else the
+ *   first of the trailing fixes that were already on their way out (moving and covering the
+ *   ground their speed says), else the first fix outside when it is moving, else the last fix
+ *   inside (the unit drove in the silence between).
+ * - The move between two stops is a trip when it covers minTripDistanceKm or lasts
+ *   minTripDurationS (as Traccar decides), otherwise a short move: not a trip, but its
+ *   distance and driving time count in the summary. A move that ends at the stop it left and
+ *   never went farther than JITTER_RADII stop radii from it is parked jitter, and one with a
+ *   single fix beyond the radius is a jump that the speed rule could not tell (sparse
+ *   reports): either way the stop goes on.
+ * - A silence spent at rest (a logger asleep from the moment it parks: its last report still
+ *   shows a driving speed, the next one is near and not driving, and the odometer, when
+ *   present, counts no more than the way between) ends the move at the last report before it.
+ * - A silence longer than maxGapS after which the unit is elsewhere ends what was in progress
+ *   at the last fix before it (partial: nothing is known in between); detection starts afresh
+ *   after it, as at the start of the stream. The stream's edges cut too: what began before
+ *   the first fix or goes on after the last is partial, and an edge stop shorter than
+ *   minStopDurationS is no stop.
  *
- * Distance between two reports of a trip: the odometer difference when both carry an
- * odometer and it is plausible (not negative, not much shorter than the straight line, no
- * faster than MAX_ODOMETER_KMH), otherwise the great-circle distance. Segments where the
- * unit stood still at both ends add no great-circle distance (jitter at a light).
+ * Distance between two fixes of a move: the odometer difference when both carry an odometer
+ * and it is plausible (not negative, not much shorter than the straight line, no faster than
+ * MAX_ODOMETER_KMH), otherwise the great-circle distance; so a silence in which the unit
+ * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
 import type { Day, DayClock } from './days.js';
@@ -28,7 +47,13 @@ import type { ReportParams } from './params.js';
 /** The fastest an odometer may advance between two reports, km/h; faster is a jump or a unit change. */
 export const MAX_ODOMETER_KMH = 250;
 
-/** What a trip did on one local day (summary). */
+/** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
+export const JITTER_RADII = 3;
+
+/** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
+const MAX_HELD = 4096;
+
+/** What a move did on one local day (summary). */
 export interface DayPart {
   day: Day;
   distanceKm: number;
@@ -38,33 +63,64 @@ export interface DayPart {
 
 export interface TripSegment {
   kind: 'trip';
+  /** False for a short move: under both trip minimums; its distance counts in the summary only. */
+  trip: boolean;
+  /** Cut by the stream's edge or a long silence: it began before the first fix, or its end is not known. */
+  partial: boolean;
   start: ReportPoint;
   end: ReportPoint;
   distanceKm: number;
-  /** Seconds between consecutive reports of the trip where at least one of the two was moving. */
+  /** Seconds between consecutive fixes of the move where at least one of the two was moving. */
   drivingTime: number;
   maxSpeed: number;
   /** Driving-time-weighted mean of the reported speeds (service speed unit). */
   avgSpeed: number;
   /** Per local day, when the tracker has a DayClock. */
   parts: DayPart[];
-  /** The positions of the trip's reports as flat [lng0, lat0, lng1, lat1, …], when the tracker keeps paths. */
+  /** The positions of the move's fixes as flat [lng0, lat0, lng1, lat1, …], when the tracker keeps paths. */
   path: number[] | undefined;
 }
 
 export interface StopSegment {
   kind: 'stop';
-  /** The first report of the stop (the first one of the stream when the unit was parked from the start). */
+  /** The fix at which the unit came to rest (the first fix of the stream or after a gap, for an edge stop). */
   arrival: ReportPoint;
-  /** The first report of the next trip; undefined while the stop is still open at the end of the stream. */
+  /** The departure fix; undefined while the stop is still open at the end of the stream. */
   departure: ReportPoint | undefined;
-  /** The last report of the stream, for an open stop. */
+  /** The last fix inside the stop. */
   last: ReportPoint;
+  /** The median of the stop's fixes. */
+  lat: number;
+  lng: number;
   /** The first address known during the stop. */
   address: string | null;
+  /** Began at the stream's first fix or after a long silence, or still open at the end, or ended by a long silence. */
+  partial: boolean;
 }
 
 export type Segment = TripSegment | StopSegment;
+
+/** Why a stretch of a unit's history became what it became (--explain). */
+export interface Explanation {
+  did: number;
+  name: string;
+  kind: 'trip' | 'move' | 'stop' | 'edge' | 'jitter' | 'gap' | 'outlier';
+  from: number;
+  to: number;
+  distanceKm: number | null;
+  lat: number | null;
+  lng: number | null;
+  reason: string;
+}
+
+export interface TrackerOptions {
+  /** Splits moves by local day (summary). */
+  clock?: DayClock;
+  /** Keep each trip's positions (maps, GPX): memory grows with the longest trip. */
+  keepPath?: boolean;
+  /** Told why each stretch became a trip, move, stop, gap or outlier. */
+  explain?: (e: Explanation) => void;
+}
 
 /** Odometer distance between two reports when plausible, else undefined. */
 export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
@@ -79,38 +135,170 @@ export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): 
   return delta;
 }
 
-/** A run of movement: a trip when it ends long and far enough. */
+/** A report with a usable position, and what the tracker made of it. */
+interface Fix {
+  r: ReportPoint;
+  t: number;
+  lat: number;
+  lng: number;
+  speed: number;
+  /** Moving by the unit's motion state (sticky: a sleeping logger never says stopped), for driving time. */
+  moving: boolean;
+  /** Moving on this report's own evidence: its speed, or a motion_state 'moving' report. */
+  going: boolean;
+}
+
+const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number => haversineKm(a.lat, a.lng, b.lat, b.lng);
+
+/** Kilometres between two fixes of a move: the odometer's when plausible, else the great circle. */
+function segmentKm(a: Fix, b: Fix): number {
+  const straight = distKm(a, b);
+  return odometerKm(a.r, b.r, straight) ?? straight;
+}
+
+/** On its way: moving, and covering at least half the ground its speed says by the next fix. */
+const leaving = (a: Fix, next: Fix): boolean => a.going && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
+
+/** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
+const ROLL_KM = 1;
+
+/** How far out of its way a jump must take a unit before the detour rule calls it one, km. */
+const DETOUR_KM = 1;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** The median position of a place's fixes, from an evenly thinned sample of at most SAMPLES of them. */
+const SAMPLES = 64;
+class Centre {
+  lat: number;
+  lng: number;
+  private lats: number[] = [];
+  private lngs: number[] = [];
+  private stride = 1;
+  private seen = 0;
+
+  constructor(f: Fix) {
+    this.lat = f.lat;
+    this.lng = f.lng;
+    this.add(f);
+  }
+
+  add(f: Fix): void {
+    if (this.seen++ % this.stride !== 0) return;
+    this.lats.push(f.lat);
+    this.lngs.push(f.lng);
+    if (this.lats.length > SAMPLES) {
+      this.lats = this.lats.filter((_, i) => i % 2 === 0);
+      this.lngs = this.lngs.filter((_, i) => i % 2 === 0);
+      this.stride *= 2;
+    }
+    this.lat = median(this.lats);
+    this.lng = median(this.lngs);
+  }
+}
+
+/** Where the unit stands: a stop once confirmed; before that, the place at the stream's start or after a gap. */
+class Place {
+  /** The anchor: the first fix here. */
+  first: Fix;
+  /** When the unit came to rest: the first fix, or the last one before a silence it spent here. */
+  arrival: Fix;
+  last: Fix;
+  centre: Centre;
+  confirmed: boolean;
+  /** Began at the first fix of the stream or after a gap: the arrival is not known. */
+  edge: boolean;
+  address: string | null;
+  /** The trailing fixes already on their way out, oldest first. */
+  leaving: Fix[] = [];
+  /** A motion_state 'moving' report since the unit stood here (the tracker's own word that it set off). */
+  setOff: Fix | undefined;
+  /** The departure, once the unit left. */
+  departure: Fix | undefined;
+  /** Ended by a long silence. */
+  cut = false;
+  longestSilence = 0;
+
+  constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first) {
+    this.first = first;
+    this.arrival = arrival;
+    this.last = first;
+    this.centre = new Centre(first);
+    this.confirmed = confirmed;
+    this.edge = edge;
+    this.address = first.r.properties.address ?? null;
+    this.noteMotion(first);
+  }
+
+  private noteMotion(f: Fix): void {
+    const p = f.r.properties;
+    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
+  }
+
+  add(f: Fix): void {
+    if (leaving(this.last, f)) {
+      if (this.leaving.length >= MAX_HELD) this.leaving.shift();
+      this.leaving.push(this.last);
+    } else this.leaving.length = 0;
+    this.longestSilence = Math.max(this.longestSilence, f.t - this.last.t);
+    this.noteMotion(f);
+    this.last = f;
+    this.centre.add(f);
+    if (this.address === null) this.address = f.r.properties.address ?? null;
+  }
+
+  /** Within the radius: of the centre for a stop, of the first fix before (a crawl must not drag the centre along). */
+  holds(f: Fix, radiusKm: number): boolean {
+    return distKm(this.confirmed ? this.centre : this.first, f) <= radiusKm;
+  }
+
+  segment(): StopSegment {
+    return {
+      kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
+      lat: this.centre.lat, lng: this.centre.lng, address: this.address,
+      partial: this.edge || this.cut || this.departure === undefined,
+    };
+  }
+}
+
+/** A move from a departure, fix by fix. */
 class Run {
-  start: ReportPoint;
-  last: ReportPoint;
+  start: Fix;
+  last: Fix;
   distanceKm = 0;
   drivingTime = 0;
   speedTime = 0;
   maxSpeed: number;
   parts: DayPart[] = [];
-  /** Flat [lng, lat, …] of every report of the run, when paths are kept; a halt's snapshot shares it, up to its length. */
   path: number[] | undefined;
-  pathLength = 0;
-  /** The halt in progress: its first report, and the run as it stood there. */
-  halt: { first: ReportPoint; run: Run } | undefined;
+  /** Farthest from the centre of the stop it left, km, and how many fixes were beyond its radius. */
+  maxAwayKm = 0;
+  awayFixes = 0;
+  private readonly from: Centre | undefined;
+  private readonly radiusKm: number;
+  private readonly clock: DayClock | undefined;
 
-  constructor(start: ReportPoint, clock: DayClock | undefined, keepPath: boolean) {
+  /** `hop`: the last fix at the stop when the move starts at a fix beyond it; the way between counts as distance, not time. */
+  constructor(start: Fix, clock: DayClock | undefined, keepPath: boolean, from: Centre | undefined, radiusKm: number, hop?: Fix) {
     this.start = start;
     this.last = start;
-    if (keepPath) {
-      this.path = [start.properties.lng, start.properties.lat];
-      this.pathLength = 2;
+    this.clock = clock;
+    this.from = from;
+    this.radiusKm = radiusKm;
+    this.maxSpeed = start.speed;
+    if (keepPath) this.path = [start.lng, start.lat];
+    if (from) this.away(start);
+    const part = clock ? this.partOf(clock.dayOf(start.t)) : undefined;
+    if (part) part.maxSpeed = start.speed;
+    if (hop) {
+      const km = segmentKm(hop, start);
+      this.distanceKm += km;
+      if (part) part.distanceKm += km;
     }
-    this.maxSpeed = speedOf(start);
-    if (clock) this.partOf(clock.dayOf(start.properties.date)).maxSpeed = this.maxSpeed;
-  }
-
-  clone(): Run {
-    const c = Object.create(Run.prototype) as Run;
-    Object.assign(c, this);
-    c.parts = this.parts.map((p) => ({ ...p }));
-    c.halt = undefined;
-    return c;
   }
 
   partOf(day: Day): DayPart {
@@ -122,34 +310,29 @@ class Run {
     return p;
   }
 
-  /** Adds the segment from this.last to r. */
-  add(r: ReportPoint, lastMoving: boolean, moving: boolean, clock: DayClock | undefined): void {
+  /** Adds the way from this.last to f. */
+  add(f: Fix): void {
     const a = this.last;
-    const t0 = a.properties.date;
-    const t1 = r.properties.date;
+    if (f === a) return;
+    const t0 = a.t;
+    const t1 = f.t;
     const dt = Math.max(0, t1 - t0);
-    const driving = lastMoving || moving;
-    let km = 0;
-    const straight = haversineKm(a.properties.lat, a.properties.lng, r.properties.lat, r.properties.lng);
-    const odo = odometerKm(a, r, straight);
-    if (odo !== undefined) km = odo;
-    else if (driving) km = straight;
-    const speed = speedOf(r);
+    const driving = a.moving || f.moving;
+    const km = segmentKm(a, f);
     this.distanceKm += km;
     if (driving) {
       this.drivingTime += dt;
-      this.speedTime += (dt * (speedOf(a) + speed)) / 2;
+      this.speedTime += (dt * (a.speed + f.speed)) / 2;
     }
-    if (speed > this.maxSpeed) this.maxSpeed = speed;
-    this.last = r;
-    if (this.path) {
-      this.path.push(r.properties.lng, r.properties.lat);
-      this.pathLength = this.path.length;
-    }
+    if (f.speed > this.maxSpeed) this.maxSpeed = f.speed;
+    if (this.from) this.away(f);
+    this.last = f;
+    this.path?.push(f.lng, f.lat);
+    const clock = this.clock;
     if (!clock) return;
-    // Apportion the segment to the days it spans, by time.
+    // Apportion the way to the days it spans, by time.
     const endPart = this.partOf(clock.dayOf(t1));
-    if (speed > endPart.maxSpeed) endPart.maxSpeed = speed;
+    if (f.speed > endPart.maxSpeed) endPart.maxSpeed = f.speed;
     if (dt === 0) {
       endPart.distanceKm += km;
       return;
@@ -164,17 +347,26 @@ class Run {
     }
   }
 
-  segment(): TripSegment {
+  /** The way from this.last to f counts as distance, not as time: the unit went there in a silence and stood. */
+  hop(f: Fix): void {
+    const km = segmentKm(this.last, f);
+    this.distanceKm += km;
+    if (this.clock) this.partOf(this.clock.dayOf(this.last.t)).distanceKm += km;
+    this.path?.push(f.lng, f.lat);
+  }
+
+  private away(f: Fix): void {
+    const km = distKm(this.from as Centre, f);
+    if (km > this.maxAwayKm) this.maxAwayKm = km;
+    if (km > this.radiusKm) this.awayFixes++;
+  }
+
+  segment(trip: boolean, partial: boolean): TripSegment {
     return {
-      kind: 'trip',
-      start: this.start,
-      end: this.last,
-      distanceKm: this.distanceKm,
-      drivingTime: this.drivingTime,
-      maxSpeed: this.maxSpeed,
+      kind: 'trip', trip, partial, start: this.start.r, end: this.last.r,
+      distanceKm: this.distanceKm, drivingTime: this.drivingTime, maxSpeed: this.maxSpeed,
       avgSpeed: this.drivingTime > 0 ? this.speedTime / this.drivingTime : 0,
-      parts: this.parts,
-      path: this.path?.slice(0, this.pathLength),
+      parts: this.parts, path: this.path,
     };
   }
 }
@@ -186,29 +378,52 @@ const speedOf = (r: ReportPoint): number => {
 
 /**
  * The segmentation state machine of one unit. push() takes reports in date order and
- * returns the segments they completed, in time order (a stop before the trip that ends it).
+ * returns the segments they completed, in time order (a stop before the move that ends it).
  */
 export class MotionTracker {
   private readonly params: ReportParams;
+  private readonly radiusKm: number;
   private readonly clock: DayClock | undefined;
   private readonly keepPath: boolean;
-  private prev: ReportPoint | undefined;
-  private prevMoving = false;
+  private readonly explain: ((e: Explanation) => void) | undefined;
   /** The latest motion_state value, once one was seen. */
   private motion: boolean | undefined;
+  /** The newest fix, held until the next one says whether it is an outlier. */
+  private held: Fix | undefined;
+  /** The last fix passed on. */
+  private kept: Fix | undefined;
+  /** Where the unit stands, when it is not moving. */
+  private place: Place | undefined;
+  /** The move in progress, from the departure of `left`. */
   private run: Run | undefined;
-  private stop: StopSegment | undefined;
+  /** The stop the move in progress left (emitted once the move is decided: it may have been jitter). */
+  private left: Place | undefined;
+  /** The fixes of the move not yet committed to it: they may be the start of a stop. */
+  private candidate: Fix[] = [];
+  /** The move in progress began at the stream's first fix (or the first after a gap): the unit was already moving. */
+  private runPartial = false;
+  /** The candidate began after a silence the unit spent at rest: it arrived at this fix, the last before the silence. */
+  private restFrom: Fix | undefined;
 
-  /** `clock` splits trips by local day (summary); `keepPath` keeps each trip's positions (maps, GPX): memory grows with the longest trip. */
-  constructor(params: ReportParams, clock?: DayClock, keepPath = false) {
+  constructor(params: ReportParams, options: TrackerOptions = {}) {
     this.params = params;
-    this.clock = clock;
-    this.keepPath = keepPath;
+    this.radiusKm = params.stopRadiusM / 1000;
+    this.clock = options.clock;
+    this.keepPath = options.keepPath ?? false;
+    this.explain = options.explain;
   }
 
-  /** Date of the first report of the run of movement in progress, if any: nothing after it is settled. */
+  /** Date of the earliest fix whose segment is not decided yet: nothing after it is settled. */
   get unsettledSince(): number | undefined {
-    return this.run?.start.properties.date;
+    let t = this.held?.t;
+    const low = (x: number | undefined): void => {
+      if (x !== undefined && (t === undefined || x < t)) t = x;
+    };
+    low(this.run?.start.t);
+    low(this.candidate[0]?.t);
+    low(this.place?.leaving[0]?.t);
+    if (this.place && !this.place.confirmed) low(this.place.first.t);
+    return t;
   }
 
   private isMoving(r: ReportPoint): boolean {
@@ -227,75 +442,270 @@ export class MotionTracker {
 
   push(r: ReportPoint): Segment[] {
     const moving = this.isMoving(r);
-    if (!hasPosition(r.properties.lat, r.properties.lng)) return [];
+    const p = r.properties;
+    if (!hasPosition(p.lat, p.lng)) return [];
+    const speed = speedOf(r);
+    const going = speed > this.params.speedThreshold || (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving');
+    const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, speed, moving, going };
+    const held = this.held;
+    this.held = fix;
+    if (!held) return [];
+    const kept = this.kept;
+    const why = kept && this.outlier(kept, held, fix);
+    if (why) {
+      this.tell('outlier', held, held, null, held, `${why}: left out`);
+      return [];
+    }
+    this.kept = held;
     const out: Segment[] = [];
-    const prev = this.prev;
-    if (!prev) {
-      if (moving) this.run = new Run(r, this.clock, this.keepPath);
-      else this.stop = { kind: 'stop', arrival: r, departure: undefined, last: r, address: r.properties.address ?? null };
-    } else if (r.properties.date - prev.properties.date > this.params.maxGapS) {
-      // Nothing is known across the gap: a run ends before it, and the gap counts as stopped.
-      if (this.run) this.endRun(out);
-      if (moving) this.run = new Run(r, this.clock, this.keepPath);
-    } else if (this.run) {
-      const run = this.run;
-      if (run.halt && r.properties.date - run.halt.first.properties.date >= this.params.minStopDurationS) {
-        this.endRun(out);
-        if (moving) this.run = new Run(r, this.clock, this.keepPath);
-      } else {
-        run.add(r, this.prevMoving, moving, this.clock);
-        if (moving) run.halt = undefined;
-        else if (!run.halt) {
-          run.halt = { first: r, run: run.clone() };
-          if (this.params.minStopDurationS <= 0) this.endRun(out);
-        }
-      }
-    } else if (moving) {
-      this.run = new Run(r, this.clock, this.keepPath);
-    }
-    if (this.stop && !this.run) {
-      this.stop.last = r;
-      if (this.stop.address === null) this.stop.address = r.properties.address ?? null;
-    }
-    this.prev = r;
-    this.prevMoving = moving;
+    this.step(held, out);
     return out;
   }
 
-  /** Ends the run in progress: a trip (ending at its halt, if halted) or absorbed into the stop. */
-  private endRun(out: Segment[]): void {
-    const run = this.run as Run;
-    this.run = undefined;
-    const ended = run.halt ? run.halt.run : run;
-    const p = this.params;
-    const duration = ended.last.properties.date - ended.start.properties.date;
-    if (duration >= p.minTripDurationS && ended.distanceKm >= p.minTripDistanceKm) {
-      if (this.stop) {
-        this.stop.departure = ended.start;
-        out.push(this.stop);
-      }
-      out.push(ended.segment());
-      const arrival = ended.last;
-      this.stop = { kind: 'stop', arrival, departure: undefined, last: this.prev ?? arrival, address: arrival.properties.address ?? null };
-      // The reports of the halt after the arrival belong to the stop.
-      if (run.halt) {
-        this.stop.last = run.last;
-        if (this.stop.address === null) this.stop.address = run.last.properties.address ?? null;
-      }
-    } else if (!this.stop) {
-      this.stop = { kind: 'stop', arrival: run.start, departure: undefined, last: run.last, address: run.start.properties.address ?? null };
-    } else {
-      this.stop.last = run.last;
-    }
-  }
-
-  /** The stream ended: a run in progress ends where it is; the stop in progress is returned open. */
+  /** The stream ended: the move in progress ends where it is, the stop in progress is returned open. */
   finish(): Segment[] {
     const out: Segment[] = [];
-    const open = this.run && !this.run.halt; // moving at the end: no arrival, so no stop after it
-    if (this.run) this.endRun(out);
-    if (this.stop && !(open && out.length > 0)) out.push(this.stop);
-    this.stop = undefined;
+    const held = this.held;
+    this.held = undefined;
+    if (held) {
+      this.kept = held;
+      this.step(held, out);
+    }
+    const place = this.place;
+    if (place) {
+      if (place.confirmed) this.emitStop(place, out);
+      else this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+    } else if (this.run) {
+      // Still moving, or halted for less than --min-stop: the move ends at its arrival, if it had one.
+      const c = this.candidate;
+      const rest = this.arrivalIndex(c);
+      const k = rest >= 0 ? rest : c.length - 1;
+      for (let i = 0; i <= k; i++) this.run.add(c[i] as Fix);
+      this.candidate = [];
+      this.endMove(undefined, true, out);
+    }
+    this.place = undefined;
     return out;
+  }
+
+  private kmh(a: Fix, b: Fix): number {
+    return (distKm(a, b) * 3600) / Math.max(1, Math.abs(b.t - a.t));
+  }
+
+  /**
+   * Why x, between a and c, is an outlier, or undefined. Either it implies an impossible speed
+   * from both neighbours, or it is a detour the unit cannot have driven: out and back by more
+   * than DETOUR_KM beyond the way from a to c, and longer than the odometer's count from a to c
+   * (when plausible) or than the fastest speed any of the three reported would cover.
+   */
+  private outlier(a: Fix, x: Fix, c: Fix): string | undefined {
+    const limit = this.params.outlierSpeedKmh;
+    const inKmh = this.kmh(a, x);
+    const outKmh = this.kmh(x, c);
+    if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
+    const direct = distKm(a, c);
+    const way = distKm(a, x) + distKm(x, c);
+    if (way <= 2 * direct + DETOUR_KM) return undefined;
+    const odo = odometerKm(a.r, c.r, direct);
+    const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
+    if (way <= could + DETOUR_KM) return undefined;
+    return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
+  }
+
+  private step(f: Fix, out: Segment[]): void {
+    if (!this.place && !this.run) {
+      this.place = new Place(f, false, true); // the first fix: where the unit stood before is not known
+      return;
+    }
+    const place = this.place;
+    if (place) {
+      if (place.holds(f, this.radiusKm)) {
+        place.add(f);
+        if (!place.confirmed && f.t - place.first.t >= this.params.minStopDurationS) place.confirmed = true;
+        return;
+      }
+      if (f.t - place.last.t > this.params.maxGapS) return this.gapAtPlace(place, f, out);
+      return this.depart(place, f, out);
+    }
+    const run = this.run as Run;
+    const c = this.candidate;
+    const first = c[0];
+    const p = c[c.length - 1] ?? run.last;
+    if (first && distKm(first, f) > this.radiusKm && this.restedBefore(p, f)) {
+      for (const x of c) run.add(x);
+      this.candidate = [f];
+      this.restFrom = p;
+      return;
+    }
+    if (first && distKm(first, f) > this.radiusKm) {
+      this.restFrom = undefined;
+      const i = this.reanchor(f);
+      const last = c[c.length - 1] as Fix;
+      if (i === c.length && f.t - last.t > this.params.maxGapS) {
+        for (const x of c) run.add(x);
+        this.candidate = [];
+        this.tell('gap', last, f, distKm(last, f), null, `silent ${f.t - last.t} s (over --max-gap ${this.params.maxGapS} s) and ${Math.round(distKm(last, f) * 1000)} m away: the move ends at the last fix before the silence`);
+        this.endMove(undefined, true, out);
+        this.place = new Place(f, false, true);
+        return;
+      }
+      for (let k = 0; k < i; k++) run.add(c[k] as Fix);
+      c.splice(0, i);
+    }
+    if (c.length >= MAX_HELD) run.add(c.shift() as Fix);
+    c.push(f);
+    if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
+  }
+
+  /**
+   * Whether the unit, last seen at p, spent the silence until f at rest near f: long enough for
+   * a stop, f not driving, and neither p's speed nor the odometer says it went far in between
+   * (a logger that sleeps from the moment it parks: its last report still shows a driving speed).
+   */
+  private restedBefore(p: Fix, f: Fix): boolean {
+    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f)) return false;
+    const straight = distKm(p, f);
+    const odo = odometerKm(p.r, f.r, straight);
+    if (odo !== undefined) return odo <= straight + this.radiusKm;
+    // Without an odometer, a silence longer than --max-gap proves nothing beyond the last stretch rolled to a stop.
+    return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
+  }
+
+  /** The smallest i ≥ 1 such that the candidate's fixes from i on and f are within the radius of fix i; the length when none is. */
+  private reanchor(f: Fix): number {
+    const c = this.candidate;
+    outer: for (let i = 1; i < c.length; i++) {
+      const a = c[i] as Fix;
+      if (distKm(a, f) > this.radiusKm) continue;
+      for (let j = c.length - 1; j > i; j--) if (distKm(a, c[j] as Fix) > this.radiusKm) continue outer;
+      return i;
+    }
+    return c.length;
+  }
+
+  /** The first fix of the candidate at which the unit had come to rest (its last but one at most), or -1. */
+  private arrivalIndex(c: Fix[]): number {
+    for (let k = 0; k + 1 < c.length; k++) if (!leaving(c[k] as Fix, c[k + 1] as Fix)) return k;
+    return -1;
+  }
+
+  /** The unit left `place` with fix f. */
+  private depart(place: Place, f: Fix, out: Segment[]): void {
+    if (f.t - place.last.t >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold)) {
+      // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
+      // it moved in the silence and stood at f's place before f.
+      place.departure = place.last;
+      if (place.confirmed) this.left = place;
+      const run = new Run(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
+      run.add(f);
+      this.run = run;
+      this.runPartial = false;
+      this.candidate = [];
+      this.endMove(undefined, false, out);
+      this.place = new Place(f, false, false);
+      return;
+    }
+    if (leaving(place.last, f)) place.leaving.push(place.last);
+    else place.leaving.length = 0;
+    const on = place.leaving;
+    const from = place.setOff ?? on[0] ?? (f.going ? f : place.last);
+    place.departure = from;
+    this.place = undefined;
+    const partial = place.edge && from === place.first;
+    if (place.confirmed) this.left = place;
+    else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+    const run = new Run(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
+    for (const x of on) if (x.t > from.t) run.add(x);
+    if (from !== f && from !== place.last) run.add(place.last);
+    this.run = run;
+    this.runPartial = partial;
+    this.candidate = [f];
+  }
+
+  /** The candidate lasted --min-stop: the move ends at its arrival, and a stop begins there. */
+  private arrive(out: Segment[]): void {
+    const c = this.candidate;
+    const run = this.run as Run;
+    const rest = this.restFrom;
+    this.restFrom = undefined;
+    const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
+    if (rest) run.hop(c[0] as Fix);
+    else for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
+    const stop = new Place(c[k] as Fix, true, false, rest);
+    for (let i = k + 1; i < c.length; i++) stop.add(c[i] as Fix);
+    this.candidate = [];
+    const left = this.left;
+    const r = this.radiusKm;
+    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1)) {
+      const what = run.awayFixes <= 1 ? 'one fix away from the stop and back: a jump' : `went at most ${Math.round(run.maxAwayKm * 1000)} m from the stop (within ${JITTER_RADII} × --stop-radius ${this.params.stopRadiusM} m) and came back: parked jitter`;
+      this.tell('jitter', run.start, stop.last, null, left.centre, `${what}, the stop goes on`);
+      for (const x of [...c.slice(0, k), stop.first]) left.add(x);
+      for (let i = k + 1; i < c.length; i++) left.add(c[i] as Fix);
+      left.departure = undefined;
+      this.place = left;
+      this.left = undefined;
+      this.run = undefined;
+      return;
+    }
+    this.endMove(stop, false, out);
+    this.place = stop;
+  }
+
+  /** The move in progress ends (at run.last): the stop it left, then the move; `next` is the stop it reached, if any. */
+  private endMove(next: Place | undefined, cut: boolean, out: Segment[]): void {
+    const run = this.run as Run;
+    this.run = undefined;
+    if (this.left) this.emitStop(this.left, out);
+    this.left = undefined;
+    const p = this.params;
+    const duration = run.last.t - run.start.t;
+    const km = run.distanceKm;
+    const trip = duration >= p.minTripDurationS || km >= p.minTripDistanceKm;
+    const partial = this.runPartial || cut;
+    out.push(run.segment(trip, partial));
+    if (this.explain) {
+      const size = `${km.toFixed(3)} km in ${duration} s`;
+      const why = trip
+        ? `${size}: a trip (${km >= p.minTripDistanceKm ? `at least --min-trip-distance ${p.minTripDistanceKm} km` : `at least --min-trip-duration ${p.minTripDurationS} s`})`
+        : `${size}: a short move, not a trip (under --min-trip-distance ${p.minTripDistanceKm} km and --min-trip-duration ${p.minTripDurationS} s); its distance counts in the summary`;
+      const edges = partial ? `; cut by ${cut ? 'the end of the reports or a silence' : 'the start of the reports'}` : '';
+      this.tell(trip ? 'trip' : 'move', run.start, run.last, km, null, `${why}${next ? `, ended on staying within --stop-radius ${p.stopRadiusM} m for --min-stop ${p.minStopDurationS} s` : ''}${edges}`);
+    }
+  }
+
+  /** A silence longer than --max-gap after which the unit is away from where it stood. */
+  private gapAtPlace(place: Place, f: Fix, out: Segment[]): void {
+    const km = distKm(place.last, f);
+    this.tell('gap', place.last, f, km, null, `silent ${f.t - place.last.t} s (over --max-gap ${this.params.maxGapS} s) and ${Math.round(km * 1000)} m away: the stop ends at the last fix before the silence`);
+    if (place.confirmed) {
+      place.departure = place.last;
+      place.cut = true;
+      this.emitStop(place, out);
+    } else {
+      this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s before a silence: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+    }
+    this.place = new Place(f, false, true);
+  }
+
+  private emitStop(place: Place, out: Segment[]): void {
+    const seg = place.segment();
+    out.push(seg);
+    if (!this.explain) return;
+    const until = place.departure ?? place.last;
+    const silence = place.longestSilence >= 600 ? `, through a silence of ${place.longestSilence} s at the same place` : '';
+    const rest = place.arrival !== place.first ? `, at rest from the last report before a silence of ${place.first.t - place.arrival.t} s` : '';
+    const cut = seg.partial ? '; cut by the edge of the reports or a silence' : '';
+    this.tell('stop', place.arrival, until, null, place.centre,
+      `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.arrival.t} s (at least --min-stop ${this.params.minStopDurationS} s)${rest}${silence}${cut}`);
+  }
+
+  private tell(kind: Explanation['kind'], a: Fix, b: Fix, km: number | null, at: { lat: number; lng: number } | null, reason: string): void {
+    if (!this.explain) return;
+    const p = a.r.properties;
+    this.explain({
+      did: p.did, name: p.name, kind, from: a.t, to: b.t,
+      distanceKm: km === null ? null : Math.round(km * 1000) / 1000,
+      lat: at ? at.lat : null, lng: at ? at.lng : null, reason,
+    });
   }
 }

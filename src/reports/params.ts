@@ -2,8 +2,9 @@
  * Parameters of the trip and stop detection, their defaults and their validation.
  *
  * The defaults follow Traccar's report.trip.* settings (minimalTripDistance 500 m,
- * minimalTripDuration 300 s, minimalParkingDuration 300 s, minimalNoDataDuration 3600 s)
- * except the speed threshold: Traccar's event.motion.speedThreshold is 0.01 knots, i.e. any
+ * minimalTripDuration 300 s, minimalParkingDuration 300 s, minimalNoDataDuration 3600 s;
+ * like Traccar, a move is a trip when it is long enough in time or in distance) except the
+ * stop radius and the outlier speed, which Traccar has not, and the speed threshold: Traccar's event.motion.speedThreshold is 0.01 knots, i.e. any
  * non-zero speed, which counts the speed noise of a parked GPS as motion. Here it is 5 in the
  * service's own speed unit (the interface does not name the unit; the sandbox reports
  * vehicle speeds of 15–90, which reads as km/h, making 5 a walking pace).
@@ -11,15 +12,19 @@
 import { UsageError } from '../errors.js';
 
 export interface ReportParams {
-  /** A run of movement shorter than this (km) is not a trip. */
+  /** A move between two stops is a trip when it covers at least this (km)… */
   minTripDistanceKm: number;
-  /** A run of movement shorter than this (s) is not a trip. */
+  /** …or lasts at least this (s); a shorter and nearer move is a short move (its distance still counts in the summary). */
   minTripDurationS: number;
-  /** Standing still at least this long (s) ends a trip and makes a stop; shorter halts do not. */
+  /** Staying within stopRadiusM at least this long (s) is a stop; shorter halts (a light) are not. */
   minStopDurationS: number;
+  /** A unit that stays within this many metres of where it stood has not moved (parked GPS jitter); farther, it left. */
+  stopRadiusM: number;
+  /** A fix implying more than this (km/h) from both its neighbours is an outlier, left out of distances and trips. */
+  outlierSpeedKmh: number;
   /** A report is moving when its speed is above this (service speed unit), unless motion_state decides. */
   speedThreshold: number;
-  /** Consecutive reports further apart than this (s) end a trip: nothing is known in between. */
+  /** A silence longer than this (s) in which the unit moved ends what was in progress: nothing is known in between. */
   maxGapS: number;
   /** Once the unit has sent a motion_state report, its latest value says moving or stopped instead of the speed. */
   useMotionState: boolean;
@@ -34,6 +39,8 @@ export const DEFAULTS: Readonly<ReportParams> = Object.freeze({
   minTripDistanceKm: 0.5,
   minTripDurationS: 300,
   minStopDurationS: 300,
+  stopRadiusM: 100,
+  outlierSpeedKmh: 300,
   speedThreshold: 5,
   maxGapS: 3600,
   useMotionState: true,
@@ -45,6 +52,8 @@ export const PARAM_FLAGS: Readonly<Record<keyof ReportParams, string>> = Object.
   minTripDistanceKm: '--min-trip-distance',
   minTripDurationS: '--min-trip-duration',
   minStopDurationS: '--min-stop',
+  stopRadiusM: '--stop-radius',
+  outlierSpeedKmh: '--outlier-speed',
   speedThreshold: '--speed-threshold',
   maxGapS: '--max-gap',
   useMotionState: '--motion-state',
@@ -86,7 +95,7 @@ export function validateParams(raw: Readonly<Record<string, unknown>> = {}): Rep
     if (value === undefined) continue;
     const k = key as keyof ReportParams;
     if (k === 'useMotionState') out.useMotionState = boolean(k, value);
-    else out[k] = number(k, value, k === 'maxGapS');
+    else out[k] = number(k, value, k === 'maxGapS' || k === 'stopRadiusM' || k === 'outlierSpeedKmh');
   }
   return out;
 }

@@ -1,11 +1,14 @@
 /**
- * The stops report: one record per stop of a unit, the periods between trips. Field names
- * are fixed by the design; `open` is an addition: true for the stop still in progress when
- * the stream ends (departure null, duration up to the last report). The first stop of a
- * unit parked when the stream starts begins at its first report.
+ * The stops report: one record per stop of a unit (motion.ts says what a stop is: staying
+ * within --stop-radius for --min-stop, silences included; it ends when the unit leaves,
+ * however short the move). Field names are fixed by the design; lat/lng are the median of
+ * the stop's fixes. Additions: `open`, true for the stop still in progress when the stream
+ * ends (departure null, duration up to the last report); `partial`, true for a stop cut by
+ * the edge of the reports or by a silence longer than --max-gap (the first stop of a unit
+ * parked when the window starts begins at its first report).
  */
 import type { ReportPoint } from '../api/types.js';
-import { MotionTracker, type Segment, type StopSegment } from './motion.js';
+import { MotionTracker, type Explanation, type Segment, type StopSegment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { chain, run, type UnitProcessor } from './stream.js';
@@ -20,6 +23,7 @@ export interface Stop {
   lng: number;
   address: string | null;
   open: boolean;
+  partial: boolean;
 }
 
 export function stopRecord(seg: StopSegment): Stop {
@@ -31,15 +35,17 @@ export function stopRecord(seg: StopSegment): Stop {
     arrival: a.date,
     departure: seg.departure ? seg.departure.properties.date : null,
     duration: until.properties.date - a.date,
-    lat: a.lat,
-    lng: a.lng,
+    lat: seg.lat,
+    lng: seg.lng,
     address: seg.address,
     open: seg.departure === undefined,
+    partial: seg.partial,
   };
 }
 
-export function stopProcessor(params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<Stop> {
-  const tracker = new MotionTracker(params);
+export function stopProcessor(params: ReportParams = DEFAULTS, options: OrderOptions & { explain?: (e: Explanation) => void } = {}): UnitProcessor<Stop> {
+  const { explain, ...order } = options;
+  const tracker = new MotionTracker(params, { explain });
   const pick = (segs: Segment[]): Stop[] => segs.flatMap((s) => (s.kind === 'stop' ? [stopRecord(s)] : []));
   return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
     push: (r) => pick(tracker.push(r)),

@@ -1,19 +1,24 @@
 /**
  * The daily summary: one record per unit and local day (in a time zone) on which the unit
- * reported. Field names are fixed by the design.
+ * reported. Field names are fixed by the design; odometerKm is an addition.
  *
- * A trip across midnight is split: each segment between two reports gives its distance and
+ * A move across midnight is split: each segment between two reports gives its distance and
  * driving time to the days it spans, in proportion to time; `trips` counts the trips that
- * drove on the day, so such a trip counts on both days. stoppedTime is the time the unit
- * was observed (from its first to its last report in the stream) on the day and not on a
- * trip, gaps included, as the stops report counts them. maxSpeed is the highest speed
- * reported during the day's trips (0 without trips), so a parked unit's speed noise does not
+ * drove on the day, so such a trip counts on both days. distanceKm and drivingTime include
+ * the short moves (not trips: under both trip minimums), so the day's kilometres are all
+ * there. odometerKm is the odometer's own count for the day: the sum of its plausible
+ * increases between consecutive reports (a reset or a jump adds nothing), shared between days
+ * by time like the moves; null when no report of the day carried one. A disagreement
+ * between distanceKm and odometerKm shows where one of them is wrong. stoppedTime is the
+ * time the unit was observed (from its first to its last report in the stream) on the day
+ * and not moving, silences included, as the stops report counts them. maxSpeed is the highest speed
+ * reported during the day's moves (0 without any), so a parked unit's speed noise does not
  * show. A day row is emitted once a later day has started and no run of movement that began
  * before its end is still undecided; memory holds the one or two days still open.
  */
 import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
-import { MotionTracker, type Segment } from './motion.js';
+import { MAX_ODOMETER_KMH, MotionTracker, type Explanation, type Segment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { chain, run, type UnitProcessor } from './stream.js';
@@ -25,6 +30,8 @@ export interface DaySummary {
   /** Local date, YYYY-MM-DD. */
   day: string;
   distanceKm: number;
+  /** The odometer's count for the day (its plausible increases); null without odometers. */
+  odometerKm: number | null;
   drivingTime: number;
   stoppedTime: number;
   maxSpeed: number;
@@ -48,15 +55,23 @@ interface Row {
   startOdometer: number | null;
   endOdometer: number | null;
   distanceKm: number;
+  odometerKm: number | null;
   drivingTime: number;
   tripTime: number;
   maxSpeed: number;
   trips: number;
 }
 
-export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, order: OrderOptions = {}): UnitProcessor<DaySummary> {
+export function summaryProcessor(
+  tz: string,
+  params: ReportParams = DEFAULTS,
+  options: OrderOptions & { explain?: (e: Explanation) => void } = {},
+): UnitProcessor<DaySummary> {
+  const { explain, ...order } = options;
   const clock = new DayClock(tz);
-  const tracker = new MotionTracker(params, clock);
+  const tracker = new MotionTracker(params, { clock, explain });
+  /** The last report that carried an odometer. */
+  let lastOdo: { t: number; km: number } | undefined;
   /** Open days, oldest first (a stream in date order only ever appends). */
   const rows: Row[] = [];
   let firstEver = Infinity;
@@ -80,8 +95,27 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
   const newRow = (day: Day, unit: Unit): Row => ({
     day, did: unit.did, name: unit.name,
     firstReport: null, lastReport: null, startOdometer: null, endOdometer: null,
-    distanceKm: 0, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
+    distanceKm: 0, odometerKm: null, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
   });
+
+  /** Shares a plausible odometer increase from `a` to `b` between the days it spans, by time. */
+  const addOdometer = (a: { t: number; km: number }, b: { t: number; km: number }, unit: Unit): void => {
+    const delta = b.km - a.km;
+    const dt = b.t - a.t;
+    if (delta < 0 || delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return; // a reset or a jump
+    if (dt <= 0) {
+      const row = rowOf(clock.dayOf(b.t), unit);
+      row.odometerKm = (row.odometerKm ?? 0) + delta;
+      return;
+    }
+    for (let t = a.t; t < b.t; ) {
+      const day = clock.dayOf(t);
+      const to = Math.min(b.t, day.end);
+      const row = rowOf(day, unit);
+      row.odometerKm = (row.odometerKm ?? 0) + (delta * (to - t)) / dt;
+      t = to;
+    }
+  };
 
   const record = (row: Row): DaySummary => {
     const from = Math.max(firstEver, row.day.start);
@@ -92,6 +126,7 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
       name: row.name,
       day: row.day.key,
       distanceKm: round(row.distanceKm, 3),
+      odometerKm: row.odometerKm === null ? null : round(row.odometerKm, 3),
       drivingTime: Math.round(row.drivingTime),
       stoppedTime: Math.max(0, Math.round(observed - row.tripTime)),
       maxSpeed: row.maxSpeed,
@@ -129,7 +164,7 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
         row.drivingTime += part.drivingTime;
         row.tripTime += overlap;
         if (part.maxSpeed > row.maxSpeed) row.maxSpeed = part.maxSpeed;
-        row.trips++;
+        if (seg.trip) row.trips++;
       }
     }
   };
@@ -148,6 +183,10 @@ export function summaryProcessor(tz: string, params: ReportParams = DEFAULTS, or
       if (typeof odo === 'number' && Number.isFinite(odo)) {
         if (row.startOdometer === null) row.startOdometer = odo;
         row.endOdometer = odo;
+        const now = { t: date, km: odo };
+        if (lastOdo) addOdometer(lastOdo, now, p);
+        else row.odometerKm ??= 0;
+        lastOdo = now;
       }
       take(tracker.push(r), p);
       return rows.length > 1 || date >= (rows[0] as Row).day.end ? settled(date) : [];

@@ -1,17 +1,18 @@
 /**
- * The trips report: one record per trip of a unit. Field names are fixed by the design;
- * drivingTime (seconds moving within the trip, halts excluded) is an addition.
+ * The trips report: one record per trip of a unit (motion.ts says what a trip is; short
+ * moves are not trips). Field names are fixed by the design; drivingTime (seconds moving
+ * within the trip, halts excluded) and partial (cut by the edge of the window or a silence
+ * longer than --max-gap) are additions.
  *
- * As in Traccar, a trip runs from its first moving report to its arrival; the way covered
- * between the last parked report and the first moving one is not part of it. With a
- * motion_state report at departure that is nothing; with speeds alone it is at most one
- * reporting interval. avgSpeed is the mean of the reported speeds over the driving time (so
- * it stays in the service's speed unit, which the interface does not name), not distance
- * over duration. A trip still moving when the stream ends ends at the last report.
+ * A trip runs from its departure to its arrival; when the first fix beyond the stop is
+ * already moving, the way from the stop to it counts in the distance (not in the time).
+ * avgSpeed is the mean of the reported speeds over the driving time (so it stays in the
+ * service's speed unit, which the interface does not name), not distance over duration. A
+ * trip still moving when the stream ends ends at the last report, partial.
  */
 import type { ReportPoint } from '../api/types.js';
 import { DEFAULTS, type ReportParams } from './params.js';
-import { MotionTracker, type Segment, type TripSegment } from './motion.js';
+import { MotionTracker, type Explanation, type Segment, type TripSegment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { chain, run, type UnitProcessor } from './stream.js';
 
@@ -37,6 +38,8 @@ export interface Trip {
   endAddress: string | null;
   /** Seconds spent moving: duration less the halts. */
   drivingTime: number;
+  /** Cut by the edge of the reports or a silence longer than --max-gap: it began earlier or ended later than seen. */
+  partial: boolean;
 }
 
 /** A trip with the positions of its reports, for LineString and GPX output (tripProcessor with `path: true`). */
@@ -48,6 +51,8 @@ export interface TripWithPath extends Trip {
 export interface TripOptions extends OrderOptions {
   /** Keep the positions of each trip (memory then grows with the longest trip, not with the history). */
   path?: boolean;
+  /** Told why each stretch became a trip, short move, stop, gap or outlier. */
+  explain?: (e: Explanation) => void;
 }
 
 export const round = (n: number, places: number): number => {
@@ -74,6 +79,7 @@ export function tripRecord(seg: TripSegment): Trip {
     endLng: e.lng,
     endAddress: e.address ?? null,
     drivingTime: seg.drivingTime,
+    partial: seg.partial,
   };
 }
 
@@ -89,10 +95,10 @@ export function tripWithPath(seg: TripSegment): TripWithPath {
 export function tripProcessor(params?: ReportParams, options?: TripOptions & { path?: false }): UnitProcessor<Trip>;
 export function tripProcessor(params: ReportParams, options: TripOptions & { path: true }): UnitProcessor<TripWithPath>;
 export function tripProcessor(params: ReportParams = DEFAULTS, options: TripOptions = {}): UnitProcessor<Trip | TripWithPath> {
-  const { path = false, ...order } = options;
-  const tracker = new MotionTracker(params, undefined, path);
+  const { path = false, explain, ...order } = options;
+  const tracker = new MotionTracker(params, { keepPath: path, explain });
   const record = path ? tripWithPath : tripRecord;
-  const pick = (segs: Segment[]): Trip[] => (segs.length === 0 ? [] : segs.flatMap((s) => (s.kind === 'trip' ? [record(s)] : [])));
+  const pick = (segs: Segment[]): Trip[] => (segs.length === 0 ? [] : segs.flatMap((s) => (s.kind === 'trip' && s.trip ? [record(s)] : [])));
   return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
     push: (r) => pick(tracker.push(r)),
     finish: () => pick(tracker.finish()),

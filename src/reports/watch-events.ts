@@ -25,13 +25,17 @@
  *   has no battery level (the service sends 0): never low until a report says so.
  * - sos / crash: one per report of that type (late ones included).
  * - geofences: enter/exit when a report's position is inside/outside a fence it was not/was.
+ * - overspeed (with a speed limit): once per episode, as `report overspeed` finds them (the
+ *   same state machine, --min-duration 30 s), as soon as it has lasted that long, or when it
+ *   ends if its reports came too sparse to tell before.
  * - late reports (dated before the unit's newest report) give `report` and `sos`/`crash`
  *   events but change no state: the state is that of the newest report.
  */
 import { inFence, type Fence } from './fences.js';
 import { stateFromAge } from './unit-state.js';
+import { DEFAULT_MIN_OVERSPEED_S, newOverspeedState, overspeedStep, type OverspeedState } from './overspeed.js';
 
-export type WatchEventName = 'report' | 'moving' | 'stopped' | 'stale' | 'battery_low' | 'sos' | 'crash' | 'geofence_enter' | 'geofence_exit';
+export type WatchEventName = 'report' | 'moving' | 'stopped' | 'stale' | 'battery_low' | 'sos' | 'crash' | 'geofence_enter' | 'geofence_exit' | 'overspeed';
 
 export interface WatchEvent {
   event: WatchEventName;
@@ -50,6 +54,10 @@ export interface WatchEvent {
   lastReport?: number | null;
   /** sos, crash: the report's message. */
   message?: string;
+  /** overspeed: the limit passed, the fence whose speedLimit it is (null for --speed-limit), when the episode began, its top speed so far. */
+  limit?: number;
+  start?: number;
+  maxSpeed?: number;
 }
 
 /** The properties of a report this module reads. */
@@ -91,6 +99,8 @@ export interface UnitWatchState {
   fences: string[];
   /** The newest sos or crash. */
   alert: { event: 'sos' | 'crash'; time: number } | null;
+  /** The overspeed episode in progress (report overspeed's state), when a speed limit is watched. */
+  overspeed?: OverspeedState;
 }
 
 export interface WatchParams {
@@ -102,6 +112,8 @@ export interface WatchParams {
   /** How long a unit without motion_state reports must stay at or below movingSpeed to be stopped. */
   stopAfterS: number;
   fences: readonly Fence[];
+  /** --speed-limit (km/h): overspeed events, as `report overspeed` finds episodes (fences' speedLimit too). */
+  speedLimit?: number;
 }
 
 export const DEFAULT_WATCH_PARAMS: Omit<WatchParams, 'fences'> = {
@@ -220,6 +232,18 @@ export function observe(state: UnitWatchState, r: WatchReport, params: WatchPara
     }
   }
 
+  if (lat !== null && lng !== null && params.speedLimit !== undefined) {
+    state.overspeed ??= newOverspeedState(state.did, state.name);
+    const rules = { limit: params.speedLimit, fences: params.fences, minDurationS: DEFAULT_MIN_OVERSPEED_S, maxGapS: 3600 };
+    const told = overspeedStep(state.overspeed, { date: r.date, lat, lng, speed: speed ?? 0 }, rules).reached;
+    if (told) {
+      events.push({
+        ...base('overspeed', state, r.date), ...place(state), speed: speed ?? undefined,
+        limit: told.limit, fence: told.fence ?? undefined, start: told.start, maxSpeed: told.maxSpeed,
+      });
+    }
+  }
+
   if (lat !== null && lng !== null && params.fences.length > 0) {
     const now = fencesAt(params.fences, lat, lng);
     for (const f of state.fences) if (!now.includes(f)) events.push({ ...base('geofence_exit', state, r.date), ...place(state), fence: f });
@@ -285,7 +309,18 @@ export function restoreState(v: unknown): UnitWatchState | undefined {
     batteryLow: s.batteryLow,
     fences: s.fences.filter((f): f is string => typeof f === 'string'),
     alert: s.alert && (s.alert.event === 'sos' || s.alert.event === 'crash') && typeof s.alert.time === 'number' ? { event: s.alert.event, time: s.alert.time } : null,
+    ...(restoreOverspeed(s.overspeed) ?? {}),
   };
+}
+
+/** A saved overspeed state, when well formed (an episode in progress is kept across restarts). */
+function restoreOverspeed(v: unknown): { overspeed: OverspeedState } | undefined {
+  const o = v as Partial<OverspeedState> | null | undefined;
+  if (!o || typeof o !== 'object' || typeof o.did !== 'number' || typeof o.name !== 'string' || typeof o.seen !== 'boolean') return undefined;
+  const e = o.episode;
+  const episodeOk = e === null || (typeof e === 'object' && e !== undefined && typeof e.start === 'number' && typeof e.limit === 'number' && typeof e.last?.t === 'number');
+  if (!episodeOk) return undefined;
+  return { overspeed: { did: o.did, name: o.name, seen: o.seen, lastT: num(o.lastT), episode: e ?? null } };
 }
 
 /** How urgent a unit looks, 0 first: recent sos/crash, stale, low battery, moving, stopped, unknown. */

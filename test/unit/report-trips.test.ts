@@ -94,7 +94,7 @@ test('a short halt at a light does not make a stop; a long one does', async () =
   assert.deepEqual([s2[1]?.arrival, s2[1]?.departure, s2[1]?.duration], [arrived, left, 600]);
 });
 
-test('a gap longer than maxGap ends a trip at the last report before it', async () => {
+test('a silence longer than maxGap after which the unit is elsewhere ends the trip at the last report before it', async () => {
   const u = new Track().park(1800, 600).drive(5, 30, 60);
   const lastBefore = u.t - 60;
   u.gap(2 * 3600);
@@ -103,22 +103,30 @@ test('a gap longer than maxGap ends a trip at the last report before it', async 
   const got = await collect(trips(u.reports));
   assert.equal(got.length, 2);
   assert.equal(got[0]?.end, lastBefore);
+  assert.equal(got[0]?.partial, true, 'its end is not known');
   assert.equal(got[1]?.start, after);
+  assert.equal(got[1]?.partial, true, 'moving when the reports resumed: its start is not known');
   near(got[0]?.distanceKm ?? 0, 5 - 0.5, 0.001, 'first trip up to its last report');
+  // the silence is neither a stop nor a trip: the stops are the parkings before and after
   const s = await collect(stops(u.reports));
-  assert.equal(s[1]?.arrival, lastBefore, 'the gap counts as stopped');
-  assert.equal(s[1]?.departure, after);
-  // with a longer maxGap, the two drives are one trip
-  assert.equal((await collect(trips(u.reports, P({ maxGapS: 3 * 3600 })))).length, 1);
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure === null, x.partial]), [[T0, false, true], [u.reports.at(-3)?.properties.date, true, true]]);
+  // with a longer maxGap, the two drives are one trip over the silence, the odometer's distance
+  const one = await collect(trips(u.reports, P({ maxGapS: 3 * 3600 })));
+  assert.equal(one.length, 1);
+  near(one[0]?.distanceKm ?? 0, 10, 0.001, 'both drives and the way between');
 });
 
-test('a trip needs both the minimum distance and the minimum duration', async () => {
+test('a move is a trip when it is long enough in distance or in time (Traccar\'s rule); shorter ones are short moves', async () => {
   const yard = new Track().park(1800, 600).drive(0.4, 10, 30).park(1800, 600); // 144 s, 400 m
-  assert.equal((await collect(trips(yard.reports))).length, 0);
-  assert.equal((await collect(trips(yard.reports, P({ minTripDistanceKm: 0.3, minTripDurationS: 100 })))).length, 1);
+  assert.equal((await collect(trips(yard.reports))).length, 0, 'under both minimums');
+  assert.equal((await collect(trips(yard.reports, P({ minTripDistanceKm: 0.3 })))).length, 1, 'far enough');
+  assert.equal((await collect(trips(yard.reports, P({ minTripDurationS: 100 })))).length, 1, 'long enough');
   const hop = new Track().park(1800, 600).drive(2, 60, 30).park(1800, 600); // 120 s, 2 km
-  assert.equal((await collect(trips(hop.reports))).length, 0);
-  assert.equal((await collect(trips(hop.reports, P({ minTripDurationS: 60 })))).length, 1);
+  assert.equal((await collect(trips(hop.reports))).length, 1, '2 km in 2 minutes is a trip by its distance');
+  // 450 m at 3 km/h: 9 minutes, of which the first 100 m (2 minutes) are within the stop radius
+  const crawl = new Track().park(1800, 600).drive(0.45, 3, 30).park(1800, 600);
+  const [slow] = await collect(trips(crawl.reports));
+  assert.ok(slow && slow.distanceKm < 0.5 && slow.duration >= 300, `a trip by its duration: ${JSON.stringify(slow)}`);
 });
 
 test('an odometer reset or jump falls back to the great-circle distance for that segment', async () => {
@@ -186,7 +194,10 @@ test('motion_state reports decide when present; speed decides when absent or ign
   assert.equal(got[0]?.start, departure);
   assert.equal(got[0]?.end, arrival);
   near(got[0]?.distanceKm ?? 0, 10, 0.001, 'distance');
-  assert.equal((await collect(trips(u.reports, P({ useMotionState: false })))).length, 0, 'speeds alone say parked');
+  // without motion_state the speeds say parked, but the positions moved 10 km: where the unit was decides
+  const bySpeed = await collect(trips(u.reports, P({ useMotionState: false })));
+  assert.equal(bySpeed.length, 1);
+  near(bySpeed[0]?.distanceKm ?? 0, 10, 0.001, 'distance');
 
   // motion_state said stopped, then the unit drives 3 km at 20 km/h with no 'moving' (it fell
   // into a reporting gap): the speed says it moved, and it is a trip either way
@@ -248,16 +259,13 @@ test('the stops at the edges of the stream: parked from the first report, open a
   u.park(3000, 600);
   const last = u.reports[u.reports.length - 1]?.properties.date ?? 0;
   const s = await collect(stops(u.reports));
-  assert.deepEqual(s.map((x) => [x.arrival, x.departure, x.duration, x.open]), [
-    [T0, departure, departure - T0, false],
-    [arrival, null, last - arrival, true],
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure, x.duration, x.open, x.partial]), [
+    [T0, departure, departure - T0, false, true],
+    [arrival, null, last - arrival, true, true],
   ]);
-  assert.deepEqual(Object.keys(s[0] ?? {}), ['did', 'name', 'arrival', 'departure', 'duration', 'lat', 'lng', 'address', 'open']);
-  assert.deepEqual([s[1]?.lat, s[1]?.lng, s[1]?.address], [
-    u.reports.find((r) => r.properties.date === arrival)?.properties.lat,
-    u.reports.find((r) => r.properties.date === arrival)?.properties.lng,
-    u.reports.find((r) => r.properties.date === arrival)?.properties.address,
-  ]);
+  assert.deepEqual(Object.keys(s[0] ?? {}), ['did', 'name', 'arrival', 'departure', 'duration', 'lat', 'lng', 'address', 'open', 'partial']);
+  const at = u.reports.find((r) => r.properties.date === arrival)?.properties;
+  assert.deepEqual([s[1]?.lat, s[1]?.lng, s[1]?.address], [at?.lat, at?.lng, at?.address]);
 });
 
 test('a unit still driving when the stream ends: the trip ends at the last report, no stop after it', async () => {

@@ -1,39 +1,58 @@
-/** `report trips|stops|summary|geofence`: fleet reports computed from the streamed history. */
+/** `report trips|stops|summary|overspeed|geofence`: fleet reports computed from the streamed history. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
 
 // Kept here as text so that help loads none of the algorithms; a test checks it against their defaults.
 export const REPORT_HELP = `
-Trips and stops are found the way established fleet platforms (Traccar) find them. A report is moving
-when its speed is above --speed-threshold (default 5, in the speed unit the service reports), or, once
-the unit has sent a motion_state report, when the latest one says moving (--no-motion-state ignores
-them). A run of movement is a trip only if it lasts at least --min-trip-duration (default 5m) and
-covers at least --min-trip-distance km (default 0.5), so GPS jitter while parked makes none. Standing
-still for --min-stop (default 5m) ends a trip and starts a stop; a shorter halt, at a light, does not.
-Reports more than --max-gap apart (default 1h) end a trip at the last report before the gap. Distance
-comes from the odometer where it increases plausibly, otherwise from great-circle distances. Late
-reports up to --reorder-window (default 1h) older than the newest are placed by their date.
+Stops are found by where the unit was, not by its speed alone (parked trackers read 5-30 km/h from
+position noise, fall silent, report every second or every few minutes). A unit that stays within
+--stop-radius metres (default 100) for at least --min-stop (default 5m) is stopped, silences included:
+a logger that sleeps while parked and wakes at the same place was stopped all along, from its last
+report before the silence. A stop is placed at the median of its fixes and ends when a fix falls
+outside the radius, however short the move that follows. A move between two stops is a trip when it
+covers --min-trip-distance km (default 0.5) or lasts --min-trip-duration (default 5m), as Traccar
+decides; shorter ones are short moves: not trips, but their distance counts in the summary. A move
+that comes back to the stop it left within 3 stop radii, or with a single fix beyond it, is jitter.
+A silence longer than --max-gap (default 1h) after which the unit is elsewhere ends what was in
+progress at the last report before it: nothing is known in between (within --max-gap, the unit drove
+across it, and the distance is the odometer's or the straight line). A fix implying more than
+--outlier-speed km/h (default 300) from both neighbours is left out. A report is moving when its
+speed is above --speed-threshold (default 5), or, once the unit has sent a motion_state report, when
+the latest one says moving (--no-motion-state ignores them); that places departures and arrivals
+within the radius and counts driving time. Distance comes from the odometer where it increases
+plausibly, otherwise from great-circle distances. Late reports up to --reorder-window (default 1h)
+older than the newest are placed by their date. A day's trips and stops are the same in any window
+that holds the day; what the window (or a silence over --max-gap) cuts is marked partial: true, and
+a stop at the window's edge shorter than --min-stop is no stop. --explain says why each stretch
+became a trip, short move, stop, gap or outlier (on stderr; with -o json or ndjson, as the records).
 
-Days (summary) are calendar days in --tz (an IANA zone; default this machine's zone); a trip across
+Overspeed: an episode runs from the first report above the limit to the first back at or under it
+and counts when it lasts --min-duration (default 30s). The limit is --limit, or inside a --geofence
+Feature with a numeric "speedLimit" property that limit (the lowest that applies wins).
+
+Days (summary) are calendar days in --tz (an IANA zone; default this machine's zone); a move across
 midnight is split between the days. JSON fields: trips did, name, start, end, duration, distanceKm,
-maxSpeed, avgSpeed, startLat, startLng, startAddress, endLat, endLng, endAddress, drivingTime; stops
-did, name, arrival, departure, duration, lat, lng, address; summary did, name, day, distanceKm,
-drivingTime, stoppedTime, maxSpeed, trips, firstReport, lastReport, startOdometer, endOdometer;
-geofence did, name, fence, enter, exit, duration, open (a visit still open at --to: exit null, open
-true). Times are unix seconds (RFC 3339 in tables), durations seconds, distances km, speeds as the
-service reports them. Records come as each unit's history is read (units side by side, in order
-within a unit).
+maxSpeed, avgSpeed, startLat, startLng, startAddress, endLat, endLng, endAddress, drivingTime,
+partial; stops did, name, arrival, departure, duration, lat, lng, address, open, partial; summary
+did, name, day, distanceKm, odometerKm (the odometer's own count), drivingTime, stoppedTime,
+maxSpeed, trips, firstReport, lastReport, startOdometer, endOdometer; overspeed did, name, start,
+end, duration, maxSpeed, avgSpeed, limit, distanceKm, lat, lng (where the maximum was), fence (null
+for --limit), partial; geofence did, name, fence, enter, exit, duration, open (a visit still open at
+--to: exit null, open true). Times are unix seconds (RFC 3339 in tables), durations seconds,
+distances km, speeds as the service reports them. Records come as each unit's history is read
+(units side by side, in order within a unit).
 
 Units: ids, --group GID, --category device|sensor|trackedUser or --all-units, fetched --concurrency at
 a time. A unit whose history fails is named on stderr and the exit code is 7.`;
 
-type Kind = 'trips' | 'stops' | 'summary' | 'geofence';
+type Kind = 'trips' | 'stops' | 'summary' | 'overspeed' | 'geofence';
 
 const DESCRIPTIONS: Record<Kind, string> = {
   trips: 'Trips of units: start and end, place and address, distance, duration, driving time, speeds',
   stops: 'Stops of units: place, address, arrival, departure, duration',
-  summary: 'Per unit and day: distance, driving and stopped time, max speed, trips, first and last report, odometer',
+  summary: 'Per unit and day: distance (GPS and odometer), driving and stopped time, max speed, trips, first and last report',
+  overspeed: 'Episodes of units driving above a speed limit (--limit, or a geofence\'s speedLimit)',
   geofence: 'Visits of units to the polygons of a GeoJSON file: enter, exit, duration',
 };
 
@@ -41,6 +60,7 @@ const FORMATS: Record<Kind, string> = {
   trips: 'table, json, ndjson, csv, yaml, geojson (LineStrings), gpx (a track per trip), html (a map of the trips and the stops between them)',
   stops: 'table, json, ndjson, csv, yaml, geojson (Points), html (a map of the stops)',
   summary: 'table, json, ndjson, csv, yaml',
+  overspeed: 'table, json, ndjson, csv, yaml, geojson (LineStrings), html (a map of the episodes)',
   geofence: 'table, json, ndjson, csv, yaml',
 };
 
@@ -49,17 +69,23 @@ const EXAMPLES: Record<Kind, string[]> = {
     'trackctl report trips 2004 --from 2026-11-24 --to 2026-11-25',
     'trackctl report trips --group 101 --from 1d -o geojson > trips.geojson',
     'trackctl report trips --all-units --from 7d --min-trip-distance 1 -o csv > trips.csv',
-    'trackctl map report trips --group 101 --from 1d',
+    'trackctl report trips 2004 --from 1d --explain',
   ],
   stops: ['trackctl report stops 2004 --from 1d', 'trackctl report stops --category device --from 1d --min-stop 15m -o json'],
   summary: ['trackctl report summary --all-units --from 7d --tz Europe/Berlin', 'trackctl report summary 2004 2005 --from 2026-11-01 --to 2026-11-30 -o csv'],
+  overspeed: [
+    'trackctl report overspeed --all-units --from 1d --limit 90',
+    'trackctl report overspeed --group 101 --from 7d --limit 110 --geofence zones.geojson --min-duration 1m -o csv',
+  ],
   geofence: ['trackctl report geofence --geofence depots.geojson --all-units --from 1d', 'trackctl report geofence --geofence yard.geojson 2004 --from 7d -o json'],
 };
 
+const MOTION: readonly Kind[] = ['trips', 'stops', 'summary'];
+
 export function registerReport(program: Command, ctx: Context): void {
-  const noun = program.command('report').description('Fleet reports computed from the history: trips, stops, daily summary, geofence visits');
+  const noun = program.command('report').description('Fleet reports computed from the history: trips, stops, daily summary, overspeed, geofence visits');
   noun.addHelpText('after', REPORT_HELP);
-  for (const kind of ['trips', 'stops', 'summary', 'geofence'] as const) {
+  for (const kind of ['trips', 'stops', 'summary', 'overspeed', 'geofence'] as const) {
     const cmd = noun
       .command(kind)
       .description(DESCRIPTIONS[kind])
@@ -72,15 +98,30 @@ export function registerReport(program: Command, ctx: Context): void {
       .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
       .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)');
     if (kind === 'geofence') cmd.option('--geofence <file>', 'GeoJSON FeatureCollection of Polygons/MultiPolygons, each named by a "name" property');
-    cmd.option('--tz <zone>', 'IANA time zone of the days of summary (default: this machine\'s)');
+    if (kind === 'overspeed') {
+      cmd
+        .option('--limit <kmh>', 'the speed limit, in the service\'s unit (km/h); needed unless every fence has a speedLimit')
+        .option('--min-duration <duration>', 'shorter episodes do not count (default 30s)')
+        .option('--geofence <file>', 'GeoJSON fences; a Feature\'s numeric "speedLimit" property is the limit inside it (the lowest wins)');
+    }
+    if (kind === 'summary') cmd.option('--tz <zone>', 'IANA time zone of the days (default: this machine\'s)');
+    if (MOTION.includes(kind)) {
+      cmd
+        .option('--min-trip-distance <km>', 'a move this long is a trip (default 0.5)')
+        .option('--min-trip-duration <duration>', 'a move lasting this long is a trip (default 5m)')
+        .option('--min-stop <duration>', 'staying within --stop-radius this long is a stop (default 5m)')
+        .option('--stop-radius <metres>', 'farther than this from where it stood, the unit left (default 100)')
+        .option('--outlier-speed <kmh>', 'a fix implying more from both neighbours is left out (default 300)')
+        .option('--speed-threshold <speed>', 'moving above this speed, in the service\'s unit (default 5)');
+    }
+    if (kind !== 'geofence') cmd.option('--max-gap <duration>', 'a longer silence after which the unit is elsewhere ends what was in progress (default 1h)');
+    cmd.option('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date (default 1h)');
+    if (MOTION.includes(kind)) {
+      cmd
+        .option('--no-motion-state', 'ignore motion_state reports; decide by speed alone')
+        .option('--explain', 'say why each stretch became a trip, short move, stop, gap or outlier (stderr; the records with -o json|ndjson)');
+    }
     cmd
-      .option('--min-trip-distance <km>', 'shorter movements are not trips (default 0.5)')
-      .option('--min-trip-duration <duration>', 'shorter movements are not trips (default 5m)')
-      .option('--min-stop <duration>', 'a halt at least this long is a stop (default 5m)')
-      .option('--max-gap <duration>', 'reports further apart end a trip (default 1h)')
-      .option('--speed-threshold <speed>', 'moving above this speed, in the service\'s unit (default 5)')
-      .option('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date (default 1h)')
-      .option('--no-motion-state', 'ignore motion_state reports; decide by speed alone')
       .addHelpText('after', `\nOutput (-o): ${FORMATS[kind]}.\nParameters and fields: trackctl report --help.${examples(...EXAMPLES[kind])}`)
       .action(lazyAction(ctx, async () => ({ run: (await import('./run.js')).runFor(kind) })));
   }

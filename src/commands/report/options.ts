@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
-import { localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
+import { DEFAULT_MIN_OVERSPEED_S, localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
 import { parseConcurrency } from '../validate.js';
 
 export interface ReportOptions {
@@ -22,9 +22,14 @@ export interface ReportOptions {
   minStop?: string;
   maxGap?: string;
   speedThreshold?: string;
+  stopRadius?: string;
+  outlierSpeed?: string;
   reorderWindow?: string;
   motionState?: boolean;
   shard?: string;
+  explain?: boolean;
+  limit?: string;
+  minDuration?: string;
 }
 
 export interface ReportPlan {
@@ -36,6 +41,10 @@ export interface ReportPlan {
   geofence: string | undefined;
   /** --shard K/N: only the units of this shard (lake/shard.ts). */
   shard: Shard | undefined;
+  explain: boolean;
+  /** overspeed: the plain limit (undefined: fences' speedLimits only) and the shortest episode. */
+  limit: number | undefined;
+  minDurationS: number;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -60,6 +69,13 @@ function duration(value: string | undefined, flag: string): number | undefined {
   }
 }
 
+function speedLimit(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0)) throw new UsageError(`invalid --limit "${value}": expected a positive speed (km/h)`);
+  return n;
+}
+
 export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean, env: Readonly<Record<string, string | undefined>> = {}): ReportPlan {
   const selection = parseSelection(args, opts);
   const now = Math.floor(nowMs / 1000);
@@ -72,13 +88,21 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
     minStopDurationS: duration(opts.minStop, '--min-stop'),
     maxGapS: duration(opts.maxGap, '--max-gap'),
     speedThreshold: opts.speedThreshold,
+    stopRadiusM: opts.stopRadius,
+    outlierSpeedKmh: opts.outlierSpeed,
     reorderWindowS: duration(opts.reorderWindow, '--reorder-window'),
     useMotionState: opts.motionState,
   });
   if (params.maxGapS === 0) throw new UsageError('invalid --max-gap: must be longer than 0s');
   const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
+  const limit = speedLimit(opts.limit);
+  const minDurationS = duration(opts.minDuration, '--min-duration') ?? DEFAULT_MIN_OVERSPEED_S;
+  if (opts.geofence !== undefined && opts.geofence.trim() === '') throw new UsageError('invalid --geofence: empty file name');
   const window: ReportPlan['window'] = { from, to };
   if (opts.geofence !== undefined) locationScheme(opts.geofence, '--geofence');
-  return { selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence, shard: parseShard(opts.shard, env) };
+  return {
+    selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence,
+    explain: opts.explain === true, limit, minDurationS, shard: parseShard(opts.shard, env),
+  };
 }

@@ -1,7 +1,8 @@
 /**
- * `report trips|stops|summary|geofence`: select units, stream each unit's history through
- * its processor (src/reports/, constant memory per unit) in the fleet-run engine's pool,
- * render the records as they complete. The run ends by the engine's one exit rule.
+ * `report trips|stops|summary|overspeed|geofence`: select units, stream each unit's history
+ * through its processor (src/reports/, constant memory per unit) in the fleet-run engine's
+ * pool, render the records as they complete. The run ends by the engine's one exit rule.
+ * With --explain, the reasons the processors give are rendered too (src/io/report-explain.ts).
  */
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
@@ -9,15 +10,19 @@ import { UsageError } from '../../errors.js';
 import { unitsOfShard } from '../../lake/shard.js';
 import { openStream, type Column, type Rec } from '../../io/output.js';
 import { startProgress } from '../../io/progress.js';
+import { EXPLAIN_COLUMNS, formatExplanation } from '../../io/report-explain.js';
 import { openGeoStream, type GeoRecord } from '../../io/report-geo.js';
 import { acknowledge } from '../../io/streams.js';
 import {
   loadFences,
+  overspeedProcessor,
   stopProcessor,
   summaryProcessor,
   tripProcessor,
   visitProcessor,
+  type Explanation,
   type Fence,
+  type OverspeedWithPath,
   type Stop,
   type TripWithPath,
   type UnitProcessor,
@@ -27,15 +32,17 @@ import { resolveUnits, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseReportPlan, type ReportOptions, type ReportPlan } from './options.js';
 
-type Kind = 'trips' | 'stops' | 'summary' | 'geofence';
+type Kind = 'trips' | 'stops' | 'summary' | 'overspeed' | 'geofence';
 
 const TABLE_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
 const FORMATS: Record<Kind, readonly string[]> = {
   trips: [...TABLE_FORMATS, 'geojson', 'gpx', 'html'],
   stops: [...TABLE_FORMATS, 'geojson', 'html'],
   summary: TABLE_FORMATS,
+  overspeed: [...TABLE_FORMATS, 'geojson', 'html'],
   geofence: TABLE_FORMATS,
 };
+const partialCol: Column = { key: 'partial', header: 'PARTIAL', kind: 'bool', priority: 0 };
 
 const unitCol: Column = { key: 'did', header: 'UNIT', kind: 'number', priority: 3 };
 const nameCol: Column = { key: 'name', header: 'NAME', shrink: true, priority: 2 };
@@ -55,6 +62,7 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'endLng', header: 'END LNG', kind: 'number', priority: -1 },
     { key: 'endAddress', header: 'TO', shrink: true },
     { key: 'drivingTime', header: 'DRIVING S', kind: 'number', priority: -1 },
+    partialCol,
   ],
   stops: [
     unitCol, nameCol,
@@ -64,11 +72,14 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'lat', header: 'LAT', kind: 'number', priority: 0 },
     { key: 'lng', header: 'LNG', kind: 'number', priority: 0 },
     { key: 'address', header: 'ADDRESS', shrink: true },
+    { key: 'open', header: 'OPEN', kind: 'bool', priority: -1 },
+    partialCol,
   ],
   summary: [
     unitCol, nameCol,
     { key: 'day', header: 'DAY', priority: 3 },
     { key: 'distanceKm', header: 'KM', kind: 'number', priority: 3 },
+    { key: 'odometerKm', header: 'ODO KM', kind: 'number', priority: 1 },
     { key: 'drivingTime', header: 'DRIVING S', kind: 'number', priority: 2 },
     { key: 'stoppedTime', header: 'STOPPED S', kind: 'number', priority: 1 },
     { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 1 },
@@ -77,6 +88,20 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'lastReport', header: 'LAST', kind: 'time', priority: 0 },
     { key: 'startOdometer', header: 'ODO START', kind: 'number', priority: -1 },
     { key: 'endOdometer', header: 'ODO END', kind: 'number', priority: -1 },
+  ],
+  overspeed: [
+    unitCol, nameCol,
+    { key: 'start', header: 'START', kind: 'time', priority: 3 },
+    { key: 'end', header: 'END', kind: 'time', priority: 1 },
+    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 2 },
+    { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 3 },
+    { key: 'avgSpeed', header: 'AVG SPEED', kind: 'number', priority: 1 },
+    { key: 'limit', header: 'LIMIT', kind: 'number', priority: 3 },
+    { key: 'distanceKm', header: 'KM', kind: 'number', priority: 0 },
+    { key: 'lat', header: 'LAT', kind: 'number', priority: -1 },
+    { key: 'lng', header: 'LNG', kind: 'number', priority: -1 },
+    { key: 'fence', header: 'FENCE', shrink: true, priority: 1 },
+    partialCol,
   ],
   geofence: [
     unitCol, nameCol,
@@ -90,8 +115,8 @@ const COLUMNS: Record<Kind, Column[]> = {
 
 /** What a record becomes in a map format; a trip's path is dropped from the record itself. */
 function geoRecord(kind: Kind, rec: Rec): GeoRecord {
-  if (kind === 'trips') {
-    const { path, ...record } = rec as unknown as TripWithPath & Rec;
+  if (kind === 'trips' || kind === 'overspeed') {
+    const { path, ...record } = rec as unknown as (TripWithPath | OverspeedWithPath) & Rec;
     return { record, coordinates: path, kind: 'line' };
   }
   const s = rec as unknown as Stop;
@@ -103,17 +128,45 @@ export function runFor(kind: Kind): Run<ReportOptions> {
     const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence', ctx.env);
     const { format, out } = await ctx.outputAs(FORMATS[kind]);
     const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
+    if (kind === 'overspeed' && plan.limit === undefined && !fences.some((f) => f.speedLimit !== undefined)) {
+      throw new UsageError('missing --limit KMH (or a --geofence file whose features have a numeric "speedLimit")');
+    }
     const geo = format === 'geojson' || format === 'gpx' || format === 'html';
-    let processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo) as UnitProcessor<Rec>;
+    // --explain with -o json|ndjson: the explanations are the records; otherwise text on stderr beside the report.
+    const explainRecords = plan.explain && (format === 'json' || format === 'ndjson');
+    let explain: ((e: Explanation) => void) | undefined;
+    const explained: Explanation[] = [];
+    if (plan.explain) explain = explainRecords ? (e) => void explained.push(e) : (e) => ctx.io.err(formatExplanation(e));
+    let processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo, explain) as UnitProcessor<Rec>;
     let write: (rec: Rec) => Promise<void>;
     let end: () => Promise<void>;
-    if (format === 'html') {
+    if (explainRecords) {
+      // The report's own records are left out: each one has its explanation record (a trip, a stop) among them.
+      const stream = openStream(EXPLAIN_COLUMNS, { ...out, format: format as 'json' | 'ndjson' });
+      write = async () => {
+        for (const e of explained.splice(0)) await stream.write(e as unknown as Rec);
+      };
+      end = async () => {
+        await write({});
+        await stream.end();
+      };
+    } else if (format === 'html') {
       // A map needs every record before it is drawn: trips (with their paths) and the stops between them.
       const trips: TripWithPath[] = [];
       const stops: Stop[] = [];
-      if (kind === 'trips') processor = () => both(tripProcessor(plan.params, { path: true }), stopProcessor(plan.params));
-      write = async (rec) => void ('arrival' in rec ? stops.push(rec as unknown as Stop) : trips.push(rec as unknown as TripWithPath));
+      const episodes: OverspeedWithPath[] = [];
+      if (kind === 'trips') processor = () => both(tripProcessor(plan.params, { path: true, explain }), stopProcessor(plan.params));
+      write = async (rec) => {
+        if (kind === 'overspeed') episodes.push(rec as unknown as OverspeedWithPath);
+        else if ('arrival' in rec) stops.push(rec as unknown as Stop);
+        else trips.push(rec as unknown as TripWithPath);
+      };
       end = async () => {
+        if (kind === 'overspeed') {
+          const { writeOverspeedPage } = await import('../../io/map/overspeed.js');
+          await writeOverspeedPage(episodes, out);
+          return;
+        }
         const { writeTripsPage } = await import('../../io/map/trips.js');
         await writeTripsPage(trips, stops, out);
       };
@@ -152,14 +205,20 @@ export function runFor(kind: Kind): Run<ReportOptions> {
   };
 }
 
-function makeProcessor(kind: Kind, plan: ReportPlan, fences: readonly Fence[], geo: boolean): UnitProcessor<unknown> {
+function makeProcessor(kind: Kind, plan: ReportPlan, fences: readonly Fence[], geo: boolean, explain: ((e: Explanation) => void) | undefined): UnitProcessor<unknown> {
   switch (kind) {
     case 'trips':
-      return geo ? tripProcessor(plan.params, { path: true }) : tripProcessor(plan.params);
+      return geo ? tripProcessor(plan.params, { path: true, explain }) : tripProcessor(plan.params, { explain });
     case 'stops':
-      return stopProcessor(plan.params);
+      return stopProcessor(plan.params, { explain });
     case 'summary':
-      return summaryProcessor(plan.tz, plan.params);
+      return summaryProcessor(plan.tz, plan.params, { explain });
+    case 'overspeed':
+      return overspeedProcessor(
+        { limit: plan.limit, fences, minDurationS: plan.minDurationS, maxGapS: plan.params.maxGapS },
+        { windowS: plan.params.reorderWindowS },
+        geo,
+      );
     case 'geofence':
       if (fences.length === 0) throw new UsageError('the geofence file holds no fence');
       return visitProcessor(fences, plan.params);

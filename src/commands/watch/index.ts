@@ -12,7 +12,7 @@ the same, as a stream has no end to close an array): one JSON event a line, flus
    "battery":…,"address":…,"reportType":"report"}
 
 Events: report (every report received), moving, stopped, stale, battery_low, sos, crash,
-geofence_enter, geofence_exit (with "fence"). time is unix seconds: the report's date, or for
+geofence_enter, geofence_exit (with "fence"), overspeed (with --speed-limit). time is unix seconds: the report's date, or for
 stale the moment the unit became stale (last report + --stale; "lastReport" says when that was).
 The first screen comes from GET /all-units/ (last position, battery, last report); then each
 unit's history is polled with lastQueryTime (late reports included, placed by their date), one
@@ -32,6 +32,8 @@ written after it was accepted too; a reader that went away fails the watch (exit
 write and nothing it may not have read is saved. Every unit given up alike: that exit code (4: not
 found); some: 7.
 --geofence FILE: a GeoJSON FeatureCollection of Polygons/MultiPolygons, each with a "name".
+--speed-limit KMH: one overspeed event per episode above the limit ("limit", "fence", "start",
+"maxSpeed"), found as report overspeed finds them (30 s or longer), told once it has lasted 30 s.
 Ctrl-C stops after the round in flight, flushes, saves and exits 0; a second Ctrl-C exits 130.
 
 --exit-on EVENT[,EVENT...] (any of the events above): the watch ends with exit 0 once a round has
@@ -51,6 +53,7 @@ export function registerWatch(program: Command, ctx: Context): void {
     .option('--stale <duration>', 'a unit without reports for this long is stale (default 1d)')
     .option('--low-battery <pct>', 'battery percentage below which a unit is low (default 20)')
     .option('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events')
+    .option('--speed-limit <kmh>', 'overspeed events above this speed (km/h); inside a --geofence feature with a "speedLimit", the lower of the two')
     .option('--checkpoint <file>', 'resume from FILE and save cursors and states to it after each round')
     .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
     .option('--exit-on <events>', 'exit 0 after the round that printed one of these events, e.g. sos,crash')

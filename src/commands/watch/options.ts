@@ -17,6 +17,7 @@ export interface WatchOptions {
   checkpoint?: string;
   shard?: string;
   exitOn?: string;
+  speedLimit?: string;
 }
 
 export interface WatchPlan {
@@ -28,11 +29,13 @@ export interface WatchPlan {
   checkpoint: string | undefined;
   /** --shard K/N: only the units of this shard (lake/shard.ts). */
   shard: Shard | undefined;
+  /** --speed-limit, km/h: overspeed events. */
+  speedLimit: number | undefined;
   /** --exit-on: the events that end the watch (exit 0) once printed. */
   exitOn: ReadonlySet<WatchEventName> | undefined;
 }
 
-export const WATCH_EVENTS: readonly WatchEventName[] = ['report', 'moving', 'stopped', 'stale', 'battery_low', 'sos', 'crash', 'geofence_enter', 'geofence_exit'];
+export const WATCH_EVENTS: readonly WatchEventName[] = ['report', 'moving', 'stopped', 'stale', 'battery_low', 'sos', 'crash', 'geofence_enter', 'geofence_exit', 'overspeed'];
 
 export function parseExitOn(value: string): ReadonlySet<WatchEventName> {
   const names = value.split(',').map((n) => n.trim()).filter((n) => n !== '');
@@ -65,6 +68,12 @@ export function parsePercent(value: string): number {
   return pct;
 }
 
+function parseSpeedLimit(value: string): number {
+  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
+  if (!(n > 0)) throw new UsageError(`invalid --speed-limit "${value}": expected a positive speed (km/h)`);
+  return n;
+}
+
 export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly<Record<string, string | undefined>> = {}): WatchPlan {
   // No selection at all watches every unit.
   const none = args.length === 0 && opts.group === undefined && opts.category === undefined && !opts.allUnits;
@@ -82,5 +91,6 @@ export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly
     checkpoint: opts.checkpoint,
     shard: parseShard(opts.shard, env),
     exitOn: opts.exitOn === undefined ? undefined : parseExitOn(opts.exitOn),
+    speedLimit: opts.speedLimit === undefined ? undefined : parseSpeedLimit(opts.speedLimit),
   };
 }

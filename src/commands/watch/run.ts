@@ -53,7 +53,7 @@ export const run: Run<WatchOptions> = async (args, opts, ctx) => {
   if (ctx.globals.raw) throw new UsageError('--raw cannot be used with watch: it writes events, not the service\'s replies');
   const { format, out } = await ctx.outputAs(WATCH_FORMATS);
   const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
-  const params: WatchParams = { ...DEFAULT_WATCH_PARAMS, staleS: plan.staleS, lowBatteryPct: plan.lowBatteryPct, fences };
+  const params: WatchParams = { ...DEFAULT_WATCH_PARAMS, staleS: plan.staleS, lowBatteryPct: plan.lowBatteryPct, fences, speedLimit: plan.speedLimit };
   const live = format === 'table' && out.tty;
   const file = plan.checkpoint;
   if (file === undefined) return new Watch(ctx, plan, params, out, live, undefined).run();

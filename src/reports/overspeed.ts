@@ -1,0 +1,213 @@
+/**
+ * The overspeed report and watch's overspeed event: episodes of reported speed above the
+ * limit. The limit at a report is --limit, or the numeric `speedLimit` of a geofence that
+ * contains it when lower (the lowest limit that applies wins; `fence` names the fence whose
+ * limit applied, null for the plain limit). An episode runs from the first report above the
+ * limit to the first report back at or under it (or under another limit: entering a slower
+ * zone while speeding starts a new episode), and counts when it lasted --min-duration. A
+ * silence longer than --max-gap, or the end of the reports, ends it at its last report above
+ * the limit, partial; an episode already on at the first report is partial too.
+ *
+ * maxSpeed and where it was reported (lat, lng), avgSpeed (the time-weighted mean of the
+ * reported speeds over the episode) and distanceKm (great circle between its reports) are in
+ * the service's units. The state is plain JSON, so watch keeps it in its checkpoint.
+ */
+import type { ReportPoint } from '../api/types.js';
+import { inFence, type Fence } from './fences.js';
+import { haversineKm, hasPosition } from './geo.js';
+import { inDateOrder, type OrderOptions } from './order.js';
+import { chain, type UnitProcessor } from './stream.js';
+import { round } from './trips.js';
+
+export interface Overspeed {
+  did: number;
+  name: string;
+  start: number;
+  end: number;
+  duration: number;
+  maxSpeed: number;
+  avgSpeed: number;
+  limit: number;
+  distanceKm: number;
+  /** Where the highest speed was reported. */
+  lat: number;
+  lng: number;
+  /** The fence whose speedLimit applied; null for --limit. */
+  fence: string | null;
+  /** Cut by the edge of the reports or a silence longer than --max-gap. */
+  partial: boolean;
+}
+
+export interface SpeedRules {
+  /** The plain limit (km/h), if any. */
+  limit: number | undefined;
+  /** Fences with a speedLimit (others are ignored). */
+  fences: readonly Fence[];
+  minDurationS: number;
+  maxGapS: number;
+}
+
+export const DEFAULT_MIN_OVERSPEED_S = 30;
+
+/** An episode in progress. */
+export interface Episode {
+  limit: number;
+  fence: string | null;
+  start: number;
+  startPartial: boolean;
+  last: { t: number; lat: number; lng: number; speed: number };
+  maxSpeed: number;
+  maxLat: number;
+  maxLng: number;
+  speedTime: number;
+  distanceKm: number;
+  /** Watch told of it already (it lasted --min-duration while still on). */
+  told: boolean;
+  /** Flat [lng, lat, …] of its reports, when the state keeps paths (maps). */
+  path?: number[];
+}
+
+/** One unit's overspeed state: plain JSON. */
+export interface OverspeedState {
+  did: number;
+  name: string;
+  /** Whether any report was seen (an episode at the first one began earlier). */
+  seen: boolean;
+  /** Date of the last report seen. */
+  lastT: number | null;
+  episode: Episode | null;
+  /** Keep each episode's positions (the report's geojson and html); watch does not. */
+  keepPath?: boolean;
+}
+
+/** An episode with the positions of its reports, [lng, lat] as in GeoJSON. */
+export interface OverspeedWithPath extends Overspeed {
+  path: [number, number][];
+}
+
+export interface OverspeedFix {
+  date: number;
+  lat: number;
+  lng: number;
+  speed: number;
+}
+
+export const newOverspeedState = (did: number, name: string): OverspeedState => ({ did, name, seen: false, lastT: null, episode: null });
+
+/** The limit that applies at a position: the lowest of --limit and the speedLimits of the fences containing it. */
+export function limitAt(rules: SpeedRules, lat: number, lng: number): { limit: number; fence: string | null } | undefined {
+  let best = rules.limit === undefined ? undefined : { limit: rules.limit, fence: null as string | null };
+  for (const f of rules.fences) {
+    if (f.speedLimit === undefined || (best && f.speedLimit >= best.limit) || !inFence(f, lng, lat)) continue;
+    best = { limit: f.speedLimit, fence: f.name };
+  }
+  return best;
+}
+
+function record(s: OverspeedState, e: Episode, end: number, partial: boolean): Overspeed {
+  const duration = end - e.start;
+  const rec: Overspeed = {
+    did: s.did, name: s.name, start: e.start, end, duration, maxSpeed: e.maxSpeed,
+    avgSpeed: round(duration > 0 ? e.speedTime / duration : e.maxSpeed, 1), limit: e.limit,
+    distanceKm: round(e.distanceKm, 3), lat: e.maxLat, lng: e.maxLng, fence: e.fence, partial,
+  };
+  if (!e.path) return rec;
+  const path: [number, number][] = [];
+  for (let i = 0; i + 1 < e.path.length; i += 2) path.push([e.path[i] as number, e.path[i + 1] as number]);
+  return { ...rec, path } as OverspeedWithPath;
+}
+
+/** Adds the way from the episode's last report to f. */
+function extend(e: Episode, f: OverspeedFix): void {
+  const a = e.last;
+  const dt = Math.max(0, f.date - a.t);
+  e.speedTime += (dt * (a.speed + f.speed)) / 2;
+  e.distanceKm += haversineKm(a.lat, a.lng, f.lat, f.lng);
+  e.path?.push(f.lng, f.lat);
+}
+
+export interface OverspeedStep {
+  /** Episodes that ended and lasted --min-duration. */
+  done: Overspeed[];
+  /** An episode that has just lasted --min-duration, still on (watch tells it now rather than at its end). */
+  reached: Overspeed | undefined;
+}
+
+/** One report of the unit, in date order; the state changes in place. */
+export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRules): OverspeedStep {
+  const out: OverspeedStep = { done: [], reached: undefined };
+  const first = !s.seen;
+  s.seen = true;
+  const gap = s.lastT !== null && f.date - s.lastT > rules.maxGapS;
+  s.lastT = f.date;
+  const at = limitAt(rules, f.lat, f.lng);
+  const above = at !== undefined && f.speed > at.limit;
+  let e = s.episode;
+  if (e) {
+    if (gap) {
+      close(s, e, e.last.t, true, out);
+      e = null;
+    } else if (above && at.limit === e.limit && at.fence === e.fence) {
+      extend(e, f);
+      e.last = { t: f.date, lat: f.lat, lng: f.lng, speed: f.speed };
+      if (f.speed > e.maxSpeed) {
+        e.maxSpeed = f.speed;
+        e.maxLat = f.lat;
+        e.maxLng = f.lng;
+      }
+      if (!e.told && f.date - e.start >= rules.minDurationS) {
+        e.told = true;
+        out.reached = record(s, e, f.date, e.startPartial);
+      }
+      return out;
+    } else {
+      extend(e, f);
+      close(s, e, f.date, false, out);
+      e = null;
+    }
+  }
+  s.episode = null;
+  if (above) {
+    s.episode = {
+      limit: at.limit, fence: at.fence, start: f.date, startPartial: first || gap,
+      last: { t: f.date, lat: f.lat, lng: f.lng, speed: f.speed },
+      maxSpeed: f.speed, maxLat: f.lat, maxLng: f.lng, speedTime: 0, distanceKm: 0, told: false,
+    };
+    if (s.keepPath) s.episode.path = [f.lng, f.lat];
+  }
+  return out;
+
+  function close(st: OverspeedState, ep: Episode, end: number, cut: boolean, o: OverspeedStep): void {
+    st.episode = null;
+    if (end - ep.start < rules.minDurationS) return;
+    const rec = record(st, ep, end, ep.startPartial || cut);
+    o.done.push(rec);
+    // watch tells an episode once: while on if it lasted long enough then, else when it ends
+    if (!ep.told) o.reached = rec;
+  }
+}
+
+/** The reports ended: an episode still on ends at its last report above the limit, partial. */
+export function overspeedFinish(s: OverspeedState, rules: SpeedRules): Overspeed[] {
+  const e = s.episode;
+  s.episode = null;
+  if (!e || e.last.t - e.start < rules.minDurationS) return [];
+  return [record(s, e, e.last.t, true)];
+}
+
+const speedOf = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
+
+/** A per-unit processor of overspeed episodes; reports may arrive out of date order (see inDateOrder). */
+export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { windowS: number }, keepPath = false): UnitProcessor<Overspeed> {
+  let state: OverspeedState | undefined;
+  return chain(inDateOrder(order), {
+    push(r: ReportPoint) {
+      const p = r.properties;
+      if (!hasPosition(p.lat, p.lng)) return [];
+      state ??= { ...newOverspeedState(p.did, p.name), keepPath };
+      state.name = p.name;
+      return overspeedStep(state, { date: p.date, lat: p.lat, lng: p.lng, speed: speedOf(p.speed) }, rules).done;
+    },
+    finish: () => (state ? overspeedFinish(state, rules) : []),
+  });
+}
