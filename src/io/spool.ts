@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { HistoryItem } from '../api/history.js';
+import { tolerantFeature } from '../api/tolerant.js';
 import type { ReportFeature } from '../api/types.js';
 import { featureLine } from './geo/sink.js';
 
@@ -63,7 +64,8 @@ export class SpoolFile {
     const lines = createInterface({ input: createReadStream(this.path), crlfDelay: Infinity });
     let batch: HistoryItem[] = [];
     for await (const text of lines) {
-      batch.push({ text, feature: JSON.parse(text) as ReportFeature, verbatim: true });
+      // The service's text, read again as the reply was: numbers sent as strings become numbers.
+      batch.push({ text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true });
       if (batch.length >= BATCH) {
         yield batch;
         batch = [];

@@ -5,7 +5,7 @@
  */
 import { fstat, fstatSync, fsync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { DeliveryError, localIOError } from '../errors.js';
+import { DeliveryError, isLocalIOFailure, localIOError } from '../errors.js';
 import { newlineAfterTornLine } from './torn-line.js';
 
 export interface IO {
@@ -106,8 +106,10 @@ export async function acknowledge(stream: Writable, name = 'the output', sync = 
 export function deliveryFailure(err: unknown, name = 'the output'): Error {
   if (err instanceof DeliveryError || !(err instanceof Error) || !('code' in err)) return err as Error;
   const code = (err as NodeJS.ErrnoException).code;
-  const why = code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED' ? 'its reader went away (EPIPE)' : err.message;
-  return new DeliveryError(`${name} did not take everything written: ${why}`, { cause: err });
+  if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') return new DeliveryError(`${name} did not take everything written: its reader went away (EPIPE)`, { cause: err });
+  // A local failure (a full disk) reads as every other local write failure does, naming what was written.
+  if (isLocalIOFailure(err)) return new DeliveryError(localIOError(err, name === 'the output' ? 'stdout' : name).message, { cause: err });
+  return new DeliveryError(`${name} did not take everything written: ${err.message}`, { cause: err });
 }
 
 /** fsync when fd is a regular file (a terminal, pipe or socket has nothing to sync). */

@@ -80,8 +80,8 @@ describe('history --layout hive: partitions, sizes, shards', () => {
 
   test('bad input is exit 2 before any request', async () => {
     const out = join(h.dir, 'never');
-    await h.expectUsage(['history', '--all-units', '--out-dir', 'gs://bucket/x', '--layout', 'hive'], 'gs:// is not supported');
-    await h.expectUsage(['history', '--all-units', '--out-dir', 'http://127.0.0.1:9/x'], 'http:// is not supported');
+    await h.expectUsage(['history', '--all-units', '--out-dir', 'gs://bucket/x', '--layout', 'hive'], 'gs:// locations are not supported');
+    await h.expectUsage(['history', '--all-units', '--out-dir', 'http://127.0.0.1:9/x'], 'http:// locations are not supported');
     await h.expectUsage(['history', '--all-units', '--out-dir', 's3://lake/x'], 'needs --layout hive');
     await h.expectUsage(['history', '--all-units', '--layout', 'hive'], '--layout needs --out-dir');
     await h.expectUsage(['history', '--all-units', '--out-dir', out, '--layout', 'delta'], 'invalid --layout');

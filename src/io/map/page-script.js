@@ -258,24 +258,59 @@
    */
   var FAN_PX = 16;
   function layoutUnits() {
-    var groups = [];
-    unitMarkers.forEach(function (m) {
-      var p = map.latLngToLayerPoint([m.u.lat, m.u.lng]);
-      for (var g = 0; g < groups.length; g++) {
-        if (groups[g].at.distanceTo(p) < FAN_PX) {
-          groups[g].members.push(m);
-          return;
-        }
-      }
-      groups.push({ at: p, members: [m] });
+    var points = unitMarkers.map(function (m) {
+      return map.latLngToLayerPoint([m.u.lat, m.u.lng]);
     });
-    groups.forEach(function (g) {
-      var n = g.members.length;
-      var r = n === 1 ? 0 : Math.max(FAN_PX, (n * (FAN_PX + 6)) / (2 * Math.PI));
-      g.members.forEach(function (m, i) {
-        var a = (2 * Math.PI * i) / n - Math.PI / 2;
-        m.marker.setLatLng(map.layerPointToLatLng(g.at.add([r * Math.cos(a), r * Math.sin(a)])));
+    // Groups by single linkage (a chain of close units is one group), then merged again while
+    // the rings of two groups would still put markers on top of each other.
+    var parent = points.map(function (_, i) {
+      return i;
+    });
+    function root(i) {
+      while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+      return i;
+    }
+    function join(a, b) {
+      a = root(a);
+      b = root(b);
+      if (a === b) return false;
+      parent[b] = a;
+      return true;
+    }
+    var i, j;
+    for (i = 0; i < points.length; i++) for (j = i + 1; j < points.length; j++) if (points[i].distanceTo(points[j]) < FAN_PX) join(i, j);
+    var spots = points;
+    for (var round = 0; round < 20; round++) {
+      var groups = {};
+      points.forEach(function (p, k) {
+        var g = (groups[root(k)] = groups[root(k)] || []);
+        g.push(k);
       });
+      spots = points.slice();
+      Object.keys(groups).forEach(function (key) {
+        var members = groups[key];
+        var n = members.length;
+        if (n === 1) return;
+        var cx = 0;
+        var cy = 0;
+        members.forEach(function (k) {
+          cx += points[k].x / n;
+          cy += points[k].y / n;
+        });
+        var r = Math.max(FAN_PX, (n * (FAN_PX + 6)) / (2 * Math.PI));
+        members.forEach(function (k, idx) {
+          var a = (2 * Math.PI * idx) / n - Math.PI / 2;
+          spots[k] = L.point(cx + r * Math.cos(a), cy + r * Math.sin(a));
+        });
+      });
+      var merged = false;
+      for (i = 0; i < spots.length; i++) {
+        for (j = i + 1; j < spots.length; j++) if (root(i) !== root(j) && spots[i].distanceTo(spots[j]) < FAN_PX && join(i, j)) merged = true;
+      }
+      if (!merged) break;
+    }
+    unitMarkers.forEach(function (m, k) {
+      m.marker.setLatLng(map.layerPointToLatLng(spots[k]));
     });
     var box = document.getElementById('map').getBoundingClientRect();
     var placed = [];
