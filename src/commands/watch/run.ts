@@ -18,7 +18,7 @@ import { unitsOfShard } from '../../lake/shard.js';
 import { openStream, type OutputOptions, type RecordStream } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
 import { compactJson } from '../../io/render/json.js';
-import { acknowledge, isPipe } from '../../io/streams.js';
+import { acknowledge, unreadBound } from '../../io/streams.js';
 import { loadFences } from '../../reports/fences.js';
 import {
   byDate,
@@ -184,7 +184,7 @@ class Watch {
         void this.draw().catch(() => undefined);
       },
     });
-    const ledger = new Ledger(this.checkpoint, 'per-round', !this.live && isPipe(this.ctx.io.stdout));
+    const ledger = new Ledger(this.checkpoint, 'per-round', this.live ? undefined : unreadBound(this.ctx.io.stdout));
     try {
       this.say('Ctrl-C to quit');
       await this.draw();
@@ -193,11 +193,11 @@ class Watch {
         (w, abort) => this.poll(api, w, events, abort),
         async (done) => {
           const printed = events;
-          const wrote = await this.emit(events);
+          await this.emit(events);
           events = new Map();
           for (const w of done) ledger.unitDone(w.did, { cursor: w.cursor, parts: 0, state: w.state });
           this.checkpoint?.markRound(this.newestReply || Math.floor(this.serverNow()));
-          await ledger.roundDone(wrote);
+          await ledger.roundDone();
           await this.draw();
           this.exitEvent = [...printed.values()].some((list) => list.some((e) => this.plan.exitOn?.has(e.event)));
           if (this.exitEvent) return false;
@@ -231,10 +231,10 @@ class Watch {
 
   /**
    * Writes the round's events in unit order and has stdout acknowledge them (a terminal view
-   * just redraws). Returns whether anything was written.
+   * just redraws).
    */
-  private async emit(events: Map<number, WatchEvent[]>): Promise<boolean> {
-    if (this.live) return false;
+  private async emit(events: Map<number, WatchEvent[]>): Promise<void> {
+    if (this.live) return;
     const fields = this.out.fields;
     if (this.out.script) return this.emitScripted(events);
     const lines: string[] = [];
@@ -243,23 +243,17 @@ class Watch {
     }
     if (lines.length > 0) await this.ctx.io.out(`${lines.join('\n')}\n`);
     await acknowledge(this.ctx.io.stdout);
-    return lines.length > 0;
   }
 
   /** --jq, --template, -o custom-columns: each event through them, as they print it. */
-  private async emitScripted(events: Map<number, WatchEvent[]>): Promise<boolean> {
+  private async emitScripted(events: Map<number, WatchEvent[]>): Promise<void> {
     this.scripted ??= openStream([], { ...this.out, format: 'ndjson' });
     const fields = this.out.fields;
-    let wrote = false;
     for (const w of this.watched) {
-      for (const e of events.get(w.did) ?? []) {
-        await this.scripted.write(fields ? project(e, fields) : { ...e });
-        wrote = true;
-      }
+      for (const e of events.get(w.did) ?? []) await this.scripted.write(fields ? project(e, fields) : { ...e });
     }
     await this.scripted.flush?.();
     await acknowledge(this.ctx.io.stdout);
-    return wrote;
   }
 
   private async draw(): Promise<void> {
