@@ -9,7 +9,7 @@
  * written in unit order and acknowledged by stdout, and only then is the round handed to the
  * checkpoint (runs/delivery.ts: on a pipe, once a later round's output was taken too).
  */
-import { getAllUnits, type AllUnits } from '../../api/all-units.js';
+import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
@@ -27,7 +27,6 @@ import {
   observe,
   restoreState,
   tick,
-  type UnitSnapshot,
   type UnitWatchState,
   type WatchEvent,
   type WatchParams,
@@ -39,7 +38,7 @@ import { Ledger } from '../../runs/delivery.js';
 import { FleetEngine } from '../../runs/engine.js';
 import { watchInterrupts } from '../../runs/interrupts.js';
 import { pollUnit } from '../../runs/query.js';
-import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
+import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseWatchPlan, type WatchOptions, type WatchPlan } from './options.js';
 import { Screen, viewLines } from './view.js';
@@ -72,32 +71,6 @@ interface Watched extends SelectedUnit {
   cursor: Cursor;
   state: UnitWatchState;
 }
-/** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
-function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
-  const map = new Map<number, UnitSnapshot>();
-  const add = (rec: Record<string, unknown>, name: unknown, stationary = false): void => {
-    const did = Number(rec.did);
-    if (!Number.isInteger(did) || did <= 0) return;
-    map.set(did, {
-      did,
-      name: typeof name === 'string' ? name : '',
-      lastReport: typeof rec.lastGPSTimestamp === 'number' ? rec.lastGPSTimestamp : null,
-      battery: typeof rec.lastBatteryLevel === 'number' ? rec.lastBatteryLevel : null,
-      lat: typeof rec.lastValidLatitude === 'number' ? rec.lastValidLatitude : null,
-      lng: typeof rec.lastValidLongitude === 'number' ? rec.lastValidLongitude : null,
-      address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
-      stationary,
-    });
-  };
-  for (const u of all.devices) add(u, u.name);
-  for (const u of all.sensors) add(u, u.name, true);
-  for (const u of all.trackedUsers) {
-    if (u.did === undefined || u.did === null || map.has(Number(u.did))) continue;
-    add({ ...(u.device ?? {}), ...u, did: u.did }, u.name);
-  }
-  return map;
-}
-
 class Watch {
   private watched: Watched[] = [];
   /** The service's clock (unix seconds) at local time `localAt` (ms). */
@@ -129,7 +102,7 @@ class Watch {
     const api = await this.ctx.api();
     const all = await getAllUnits(api);
     this.clock(all.serverTime);
-    const known = snapshots(all);
+    const known = unitSnapshots(all);
     const selected = await resolveUnits(api, this.plan.selection);
     const units = this.plan.shard ? unitsOfShard(selected, this.plan.shard) : selected;
     this.title = `trackctl watch: ${describeSelection(this.plan.selection)}`;
