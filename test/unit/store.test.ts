@@ -163,7 +163,7 @@ describe('keychain unavailable', () => {
     const store = await openSecretStore({ mode: 'auto', dataDir: tempDir(), warn, timeoutMs: 300 });
     const took = Date.now() - started;
     assert.equal(store.kind, 'file');
-    assert.ok(took >= 250 && took < 2000, `took ${took} ms`);
+    assert.ok(took >= 250 && took < 15_000, `took ${took} ms`);
     assert.match(messages[0] ?? '', /did not answer within 300 ms/);
   });
 
