@@ -1,11 +1,11 @@
 /**
  * --compression for Parquet: the page codec and the function that compresses a page.
- * snappy is hyparquet-writer's own; gzip is node:zlib's; zstd is node:zlib's where Node has
+ * snappy is hyparquet-writer's; gzip is node:zlib's; zstd is node:zlib's where Node has
  * it (22.15 and later) and otherwise @bokuweb/zstd-wasm, loaded only when zstd is asked for.
  * Level 3 is zstd's own default: about snappy's speed here with gzip's size.
  */
-/** hyparquet-writer's compressor table (its Compressors type is not exported). */
-type Compressors = Partial<Record<'ZSTD' | 'GZIP', (input: Uint8Array) => Uint8Array>>;
+/** A page's compressor, by codec (none for UNCOMPRESSED). */
+type Compressors = Partial<Record<'ZSTD' | 'GZIP' | 'SNAPPY', (input: Uint8Array) => Uint8Array>>;
 
 export const COMPRESSIONS = ['zstd', 'snappy', 'gzip', 'none'] as const;
 export type Compression = (typeof COMPRESSIONS)[number];
@@ -13,7 +13,7 @@ export const DEFAULT_COMPRESSION: Compression = 'zstd';
 
 type Codec = 'ZSTD' | 'SNAPPY' | 'GZIP' | 'UNCOMPRESSED';
 
-/** What the writer takes: the codec named in the file and its compressor (snappy's is built in). */
+/** What the writer takes: the codec named in the file and its compressor. */
 export interface PageCodec {
   codec: Codec;
   compressors: Compressors;
@@ -40,8 +40,10 @@ export async function pageCodec(compression: Compression): Promise<PageCodec> {
   switch (compression) {
     case 'none':
       return { codec: 'UNCOMPRESSED', compressors: {} };
-    case 'snappy':
-      return { codec: 'SNAPPY', compressors: {} };
+    case 'snappy': {
+      const { snappyCompress } = await import('hyparquet-writer/src/snappy.js');
+      return { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompress } };
+    }
     case 'gzip': {
       const { gzipSync } = await import('node:zlib');
       return { codec: 'GZIP', compressors: { GZIP: (b) => gzipSync(b) } };
