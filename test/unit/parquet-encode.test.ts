@@ -134,3 +134,18 @@ test('every codec reads back the same messy rows', async (t) => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a negative zero stays negative where a dictionary would have merged it with zero', async (t) => {
+  if (!needPyarrow(t)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'trackctl-parquet-encode-'));
+  try {
+    const all = features(2000).map((f, i) => ({ ...f, properties: { ...f.properties, speed: [0, -0, 5][i % 3], battery: 7 } }));
+    const file = join(dir, 'zeros.parquet');
+    await writeFile(file, asItems(all), 2000, 'zstd');
+    const speeds = readParquet(file, { rows: true }).rows!.map((r) => r.speed as number);
+    assert.equal(speeds.length, 2000);
+    assert.ok(speeds.every((s, i) => Object.is(s, [0, -0, 5][i % 3])), 'each zero with its sign');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -23,6 +23,19 @@ const ZSTD_LEVEL = 3;
 
 type ZlibWithZstd = typeof import('node:zlib') & { zstdCompressSync?: (b: Uint8Array, o?: object) => Buffer; constants: { ZSTD_c_compressionLevel?: number } };
 
+/**
+ * @bokuweb/zstd-wasm's init() instantiates its module again on every call, and its promise
+ * settles before the new instance is in place: a second call mid-export swaps the memory under
+ * a compression in progress (corrupt frames). So it is called once per process.
+ */
+let wasmZstd: Promise<(b: Uint8Array) => Uint8Array> | undefined;
+
+async function loadWasmZstd(): Promise<(b: Uint8Array) => Uint8Array> {
+  const zstd = await import('@bokuweb/zstd-wasm');
+  await zstd.init();
+  return (b) => zstd.compress(b, ZSTD_LEVEL);
+}
+
 async function zstdCompressor(): Promise<(b: Uint8Array) => Uint8Array> {
   const zlib = (await import('node:zlib')) as ZlibWithZstd;
   const level = zlib.constants.ZSTD_c_compressionLevel;
@@ -31,9 +44,7 @@ async function zstdCompressor(): Promise<(b: Uint8Array) => Uint8Array> {
     const params = { params: { [level]: ZSTD_LEVEL } };
     return (b) => compress(b, params);
   }
-  const zstd = await import('@bokuweb/zstd-wasm');
-  await zstd.init();
-  return (b) => zstd.compress(b, ZSTD_LEVEL);
+  return (wasmZstd ??= loadWasmZstd());
 }
 
 export async function pageCodec(compression: Compression): Promise<PageCodec> {

@@ -77,9 +77,9 @@ function dictionaryOf(c: BufferedColumn): Dictionary | undefined {
   let bytes = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
+    if (v === 0 && Object.is(v, -0)) return undefined; // a Map keys -0 as 0: PLAIN keeps the sign
     let k = byValue.get(v);
     if (k === undefined) {
-      if (v === 0 && Object.is(v, -0)) return undefined; // a Map keys -0 as 0: PLAIN keeps the sign
       k = byValue.size;
       bytes += typeof v === 'string' ? 4 + 3 * v.length : width; // strings: their UTF-8 bound
       if (k >= maxDistinct || bytes > MAX_DICTIONARY_BYTES) return undefined;
