@@ -167,13 +167,24 @@ export function createContext(
     session: () =>
       once('session', async () => {
         const { createSession } = await import('./runtime.js');
-        return createSession(ctx);
+        const settings = await ctx.settings();
+        return createSession({
+          http: await ctx.http(),
+          profile: settings.profile,
+          clientId: settings.clientId,
+          sandbox: settings.sandbox,
+          env: ctx.env,
+          now: () => ctx.clock.now(),
+          secrets: () => ctx.secrets(),
+          dataDir: ctx.paths().dataDir,
+        });
       }),
 
     api: () =>
       once('api', async () => {
         const { createApi } = await import('./runtime.js');
-        return createApi(ctx);
+        const settings = await ctx.settings();
+        return createApi(await ctx.http(), await ctx.session(), settings.shareUrl);
       }),
 
     async output(opts) {

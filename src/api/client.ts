@@ -5,7 +5,6 @@
  */
 import { ApiError, AuthError, NotFoundError } from '../errors.js';
 import { defaultShareUrl } from '../config/schema.js';
-import type { Context } from '../context.js';
 import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
 import { sanitizeText } from '../io/sanitize.js';
@@ -39,11 +38,9 @@ export function idList(ids: number[]): string {
   return ids.map((id) => encodeURIComponent(String(id))).join(',');
 }
 
-export async function createApi(ctx: Context): Promise<Api> {
-  const settings = await ctx.settings();
-  const http = await ctx.http();
-  const session = await ctx.session();
-  return new ServiceApi(http, session, settings.shareUrl ?? defaultShareUrl(http.baseUrl));
+/** The service's API over `http`, signed in through `session`; share links under `shareUrl` (default: the service's). */
+export function createApi(http: HttpClient, session: Session, shareUrl?: string): Api {
+  return new ServiceApi(http, session, shareUrl ?? defaultShareUrl(http.baseUrl));
 }
 
 class ServiceApi implements Api {

@@ -8,7 +8,6 @@
  */
 import { join } from 'node:path';
 import { AuthError } from '../errors.js';
-import type { Context } from '../context.js';
 import type { HttpClient } from '../api/http.js';
 import { cookieLogin, passwordGrant, refreshGrant, type TokenReply } from '../api/auth.js';
 import type { SecretStore, StoredCredentials } from './store/index.js';
@@ -55,19 +54,31 @@ export interface LoginParams {
   savePassword: boolean;
 }
 
-export async function createSession(ctx: Context): Promise<Session> {
-  const settings = await ctx.settings();
-  const http = await ctx.http();
-  const env = ctx.env;
-  const envLogin = settings.sandbox
+/** What a session needs: plain values and the few services it calls, never the command's context. */
+export interface SessionDeps {
+  http: HttpClient;
+  profile: string;
+  clientId: string;
+  sandbox: boolean;
+  env: NodeJS.ProcessEnv;
+  /** Milliseconds since the epoch (the context's clock). */
+  now: () => number;
+  secrets: () => Promise<SecretStore>;
+  /** Where the profile's lock lives (`<dataDir>/locks`). */
+  dataDir: string;
+}
+
+export function createSession(deps: SessionDeps): Session {
+  const env = deps.env;
+  const envLogin = deps.sandbox
     ? SANDBOX_LOGIN
     : env.TRACKCTL_EMAIL && env.TRACKCTL_PASSWORD
       ? { email: env.TRACKCTL_EMAIL, password: env.TRACKCTL_PASSWORD }
       : undefined;
-  return new CredentialSession(ctx, http, settings.profile, settings.clientId, {
-    envToken: settings.sandbox ? undefined : env.TRACKCTL_TOKEN || undefined,
+  return new CredentialSession(deps, {
+    envToken: deps.sandbox ? undefined : env.TRACKCTL_TOKEN || undefined,
     envLogin,
-    sandbox: settings.sandbox,
+    sandbox: deps.sandbox,
   });
 }
 
@@ -75,24 +86,29 @@ class CredentialSession implements Session {
   private creds: StoredCredentials | undefined;
   private store: SecretStore | undefined;
 
+  private readonly http: HttpClient;
+  private readonly profile: string;
+  private readonly clientId: string;
+
   constructor(
-    private readonly ctx: Context,
-    private readonly http: HttpClient,
-    private readonly profile: string,
-    private readonly clientId: string,
+    private readonly deps: SessionDeps,
     private readonly from: { envToken?: string; envLogin?: { email: string; password: string }; sandbox: boolean },
-  ) {}
+  ) {
+    this.http = deps.http;
+    this.profile = deps.profile;
+    this.clientId = deps.clientId;
+  }
 
   private get fromEnvironment(): boolean {
     return Boolean(this.from.envToken || this.from.envLogin);
   }
 
   private nowS(): number {
-    return Math.floor(this.ctx.clock.now() / 1000);
+    return Math.floor(this.deps.now() / 1000);
   }
 
   private async secretStore(): Promise<SecretStore> {
-    return (this.store ??= await this.ctx.secrets());
+    return (this.store ??= await this.deps.secrets());
   }
 
   async current(): Promise<StoredCredentials> {
@@ -185,7 +201,7 @@ class CredentialSession implements Session {
   /** Renews a stored token once across processes: whoever holds the lock refreshes, the rest re-read. */
   private async refreshUnderLock(stale: string | undefined): Promise<string | undefined> {
     const store = await this.secretStore();
-    const lockPath = join(this.ctx.paths().dataDir, 'locks', `${this.profile}.lock`);
+    const lockPath = join(this.deps.dataDir, 'locks', `${this.profile}.lock`);
     const { withFileLock } = await import('./lock.js');
     return withFileLock(lockPath, async () => {
       const latest = (await store.load(this.profile)) ?? {};

@@ -1,15 +1,27 @@
 /**
  * Ids and names from the service, for completing an id word. Runs in its own
  * context whose stderr is silent, never prompts (--no-input), gives up after
- * ~1.5 s with no retries, and swallows every failure: a completion must never
- * print an error or hang the shell. Loaded only when an id is being completed.
+ * ~1.5 s (TRACKCTL_COMPLETE_TIMEOUT) with no retries, and swallows every failure:
+ * a completion must never print an error or hang the shell. Loaded only when an id
+ * is being completed.
  */
+import { parseDurationMs } from '../config/schema.js';
 import { createContext, type Context } from '../context.js';
 import type { IO } from '../io/streams.js';
 import type { Candidate, LineGlobals } from './engine.js';
 import type { IdKind } from './values.js';
 
-export const ID_DEADLINE_MS = 1500;
+const ID_DEADLINE_MS = 1500;
+
+/** How long completing an id may wait: TRACKCTL_COMPLETE_TIMEOUT (a slow link, a busy machine), else ID_DEADLINE_MS. */
+function deadlineMs(env: NodeJS.ProcessEnv): number {
+  try {
+    const ms = env.TRACKCTL_COMPLETE_TIMEOUT ? parseDurationMs(env.TRACKCTL_COMPLETE_TIMEOUT) : ID_DEADLINE_MS;
+    return ms > 0 ? ms : ID_DEADLINE_MS;
+  } catch {
+    return ID_DEADLINE_MS; // a completion prints no error
+  }
+}
 
 interface Named {
   id: string | number;
@@ -57,10 +69,11 @@ export async function fetchIds(
   globals: LineGlobals,
 ): Promise<Candidate[]> {
   const ctx = createContext(silent(parent.io), parent.env, parent.version, parent.clock);
-  ctx.globals = { header: true, color: false, input: false, timeout: '1s', retries: '0', ...globals };
+  const ms = deadlineMs(parent.env);
+  ctx.globals = { header: true, color: false, input: false, timeout: `${ms}ms`, retries: '0', ...globals };
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<Named[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), ID_DEADLINE_MS);
+    timer = setTimeout(() => resolve([]), ms);
     timer.unref();
   });
   try {

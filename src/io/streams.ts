@@ -3,7 +3,7 @@
  * Commands receive it through the context; tests build one over buffers.
  * Only src/io/ writes to the terminal.
  */
-import { fstat, fstatSync, fsync } from 'node:fs';
+import { fstat, fstatSync, fsync, readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { DeliveryError, isLocalIOFailure, localIOError } from '../errors.js';
 import { newlineAfterTornLine } from './torn-line.js';
@@ -122,16 +122,61 @@ function syncIfFile(fd: number, failed: (err: Error) => Error): Promise<void> {
   });
 }
 
-/** True when fd is a pipe or socket: accepted bytes may still wait there for their reader. */
-export function isPipe(stream: Writable): boolean {
-  const fd = (stream as { fd?: unknown }).fd;
-  if (typeof fd !== 'number') return false;
+/**
+ * A pipe or socket as delivery sees it. Bytes it accepted may still wait there for a reader that
+ * then leaves without reading them (`| head`); but once `bound` more bytes were accepted after a
+ * byte, the reader has read that byte (the pipe cannot hold more than `bound` unread).
+ */
+export interface Unread {
+  /** The most the pipe or socket can hold unread, in bytes. */
+  readonly bound: number;
+  /** Bytes the pipe or socket accepted so far (call after an acknowledgement). */
+  accepted(): number;
+}
+
+/** A pipe's largest size: what any unprivileged reader may set it to (F_SETPIPE_SZ). */
+const PIPE_MAX = 1 << 20;
+/** A socket's largest buffers when /proc does not tell: send buffer and the peer's receive buffer. */
+const SOCKET_MAX = 16 << 20;
+
+/** A number from a /proc file (its `field`-th word), undefined when absent. */
+function procNumber(path: string, field = 0): number | undefined {
   try {
-    const st = fstatSync(fd);
-    return st.isFIFO() || st.isSocket();
+    const n = Number(readFileSync(path, 'utf8').trim().split(/\s+/)[field]);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** When fd is a pipe or socket: how much it may hold unread and how much it accepted (see Unread). */
+export function unreadBound(stream: Writable): Unread | undefined {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return undefined;
+  let st;
+  try {
+    st = fstatSync(fd);
+  } catch {
+    return undefined;
+  }
+  let bound: number;
+  if (st.isFIFO()) {
+    bound = procNumber('/proc/sys/fs/pipe-max-size') ?? PIPE_MAX;
+  } else if (st.isSocket()) {
+    const send = Math.max(procNumber('/proc/sys/net/core/wmem_max') ?? 0, procNumber('/proc/sys/net/ipv4/tcp_wmem', 2) ?? 0);
+    const receive = Math.max(procNumber('/proc/sys/net/core/rmem_max') ?? 0, procNumber('/proc/sys/net/ipv4/tcp_rmem', 2) ?? 0);
+    bound = send > 0 && receive > 0 ? send + receive : SOCKET_MAX;
+  } else {
+    return undefined;
+  }
+  // A net.Socket (stdout on a pipe or socket) counts what it handed on; anything else confirms nothing.
+  return {
+    bound,
+    accepted: () => {
+      const n = (stream as { bytesWritten?: unknown }).bytesWritten;
+      return typeof n === 'number' ? n : 0;
+    },
+  };
 }
 
 /** Resolves once the stream's queued writes are done: a write is processed only after those before it. */

@@ -214,7 +214,6 @@ export class LakeTarget {
 export function lakeRunTarget(lake: LakeTarget): Target {
   return {
     lands: 'run',
-    pipe: false,
     unit: (s) => lake.unit(s),
     acknowledge: async () => undefined,
     end: () => lake.end(),

@@ -12,10 +12,12 @@
  * - following (history --follow, watch), a round's progress is saved once the round's output
  *   was acknowledged. When the stream is a pipe or socket, acknowledged bytes may still wait
  *   there for a reader that then leaves without reading them (`| head`): so a round is saved
- *   only once output written after it was acknowledged too (its reader was still there, and
- *   read on past it); a run that stops keeps its last round unsaved, and the next run
- *   delivers it again.
+ *   only once more bytes than the pipe can hold were accepted after it (its reader has read
+ *   the round; io/streams Unread). The checkpoint then trails the output by at most that
+ *   much (1 MiB on a pipe); a run that stops keeps those rounds unsaved, and the next run
+ *   delivers them again (at least once).
  */
+import type { Unread } from '../io/streams.js';
 import type { RunCheckpoint, UnitProgress } from './checkpoint.js';
 
 export type SavePolicy = 'per-unit' | 'at-end' | 'per-round';
@@ -23,14 +25,14 @@ export type SavePolicy = 'per-unit' | 'at-end' | 'per-round';
 export class Ledger<S = unknown> {
   /** Progress delivered but not yet recorded (at-end: the whole run; per-round: this round). */
   private pending = new Map<number, UnitProgress<S>>();
-  /** Pipes, per round: progress whose output waits for a later write to be confirmed. */
-  private held = new Map<number, UnitProgress<S>>();
+  /** Pipes, oldest first: rounds' progress, each with the bytes accepted when it was written. */
+  private held: Array<{ at: number; progress: Map<number, UnitProgress<S>> }> = [];
 
   constructor(
     private readonly checkpoint: RunCheckpoint<S> | undefined,
     private readonly policy: SavePolicy,
     /** The stream is a pipe or socket (see above). */
-    private readonly pipe: boolean,
+    private readonly unread?: Unread,
   ) {}
 
   /** A unit's output was committed to the target (landed in place, or written to the stream). */
@@ -44,20 +46,27 @@ export class Ledger<S = unknown> {
     }
   }
 
-  /**
-   * A round ended and its output was acknowledged (the caller awaited the target's
-   * acknowledgement first); `wrote` says whether the round wrote anything.
-   */
-  async roundDone(wrote: boolean): Promise<void> {
+  /** A round ended and its output was acknowledged (the caller awaited the target's acknowledgement first). */
+  async roundDone(): Promise<void> {
     const cp = this.checkpoint;
     if (cp === undefined || this.policy !== 'per-round') return;
-    if (!this.pipe) {
+    if (this.unread === undefined) {
       for (const [did, p] of this.pending) cp.record(did, p);
     } else {
-      // This round's bytes were taken after the held round's: its reader read on past them.
-      if (wrote) for (const [did, p] of this.held) cp.record(did, p);
-      if (wrote) this.held = new Map();
-      for (const [did, p] of this.pending) this.held.set(did, p);
+      const { bound } = this.unread;
+      const now = this.unread.accepted();
+      // Read for sure: rounds with more than the pipe can hold accepted after them.
+      while (this.held.length > 0 && now - this.held[0].at >= bound) {
+        for (const [did, p] of (this.held.shift() as (typeof this.held)[number]).progress) cp.record(did, p);
+      }
+      // A round close behind the last held one joins it (saved when both are read): the list stays short.
+      const last = this.held.at(-1);
+      if (last !== undefined && now - last.at < bound / 64) {
+        for (const [did, p] of this.pending) last.progress.set(did, p);
+        last.at = now;
+      } else if (this.pending.size > 0) {
+        this.held.push({ at: now, progress: this.pending });
+      }
     }
     this.pending = new Map();
     await cp.save();

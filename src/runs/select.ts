@@ -9,6 +9,7 @@ import { getGroup } from '../api/groups.js';
 import { listUsers } from '../api/users.js';
 import type { User } from '../api/types.js';
 import type { SelectCategory, UnitSelection } from '../fleet/select.js';
+import type { UnitSnapshot } from '../reports/watch-events.js';
 
 /** A unit to work on: its did and, when the selection looked it up, its name and category. */
 export interface SelectedUnit {
@@ -67,4 +68,32 @@ async function trackedUsers(api: Api, all: AllUnits): Promise<User[]> {
   if (all.trackedUsers.every((u) => u.did !== undefined && u.did !== null)) return all.trackedUsers;
   const listed = await listUsers(api);
   return listed.records.filter((u) => u.userType === 'trackedUser' && u.did !== undefined && u.did !== null);
+}
+
+/** What GET /all-units/ says of each unit, by did (tracked users through their device record); sensors do not move. */
+export function unitSnapshots(all: AllUnits): Map<number, UnitSnapshot> {
+  const map = new Map<number, UnitSnapshot>();
+  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const add = (rec: Record<string, unknown>, name: unknown, stationary = false): void => {
+    const did = Number(rec.did);
+    if (!Number.isInteger(did) || did <= 0 || map.has(did)) return;
+    const last = num(rec.lastGPSTimestamp);
+    map.set(did, {
+      did,
+      name: typeof name === 'string' ? name : '',
+      lastReport: last !== null && last > 0 ? last : null,
+      battery: num(rec.lastBatteryLevel),
+      lat: num(rec.lastValidLatitude),
+      lng: num(rec.lastValidLongitude),
+      address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
+      stationary,
+    });
+  };
+  for (const u of all.devices) add(u as Record<string, unknown>, u.name);
+  for (const u of all.sensors) add(u as Record<string, unknown>, u.name, true);
+  for (const u of all.trackedUsers) {
+    if (u.did === undefined || u.did === null) continue;
+    add({ ...(u.device ?? {}), ...u, did: u.did } as Record<string, unknown>, u.name);
+  }
+  return map;
 }

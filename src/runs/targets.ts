@@ -5,7 +5,7 @@
  */
 import type { Writable } from 'node:stream';
 import type { HistoryItem } from '../api/history.js';
-import { acknowledge, deliveryFailure, isPipe } from '../io/streams.js';
+import { acknowledge, deliveryFailure, unreadBound, type Unread } from '../io/streams.js';
 import type { HistorySink, UnitGroupedSink } from '../io/geo/sink.js';
 import type { OutDir } from '../io/outdir.js';
 import type { Spool } from '../io/spool.js';
@@ -36,8 +36,8 @@ export interface Target {
    * (--layout hive), and the units in it stay saved even when others failed.
    */
   readonly lands: 'unit' | 'stream' | 'run';
-  /** The stream is a pipe or socket: acknowledged bytes may still wait there for their reader. */
-  readonly pipe: boolean;
+  /** A pipe or socket: acknowledged bytes may still wait there for their reader (runs/delivery). */
+  readonly unread?: Unread;
   unit(s: UnitSlot): UnitWriter;
   /** Resolves once everything written so far was accepted by the target; a DeliveryError when it failed. */
   acknowledge(): Promise<void>;
@@ -54,8 +54,8 @@ export function savePolicy(target: Target, following: boolean): SavePolicy {
 
 /** Where a stream's bytes go, as delivery sees it: stdout, or a file put in place when whole. */
 export interface Channel {
-  /** A pipe or socket: acknowledged bytes may still wait there for their reader. */
-  readonly pipe: boolean;
+  /** A pipe or socket: acknowledged bytes may still wait there for their reader (runs/delivery). */
+  readonly unread?: Unread;
   /** Everything written so far was accepted (`sync`: and made durable); a DeliveryError when not. */
   acknowledge(sync: boolean): Promise<void>;
   /** The stream is whole: made durable and put in place (a file), the whole acknowledged. */
@@ -65,7 +65,7 @@ export interface Channel {
 /** stdout (or any stream of the process) as a channel: see io/streams acknowledge. */
 export function streamChannel(stream: Writable): Channel {
   return {
-    pipe: isPipe(stream),
+    unread: unreadBound(stream),
     acknowledge: (sync) => acknowledge(stream, 'the output', sync),
     finish: () => acknowledge(stream, 'the output', true),
   };
@@ -86,8 +86,8 @@ export class StreamTarget implements Target {
     private readonly channel: Channel,
   ) {}
 
-  get pipe(): boolean {
-    return this.channel.pipe;
+  get unread(): Unread | undefined {
+    return this.channel.unread;
   }
 
   unit(s: UnitSlot): UnitWriter {
@@ -126,8 +126,8 @@ export class GroupedTarget implements Target {
     private readonly channel: Channel,
   ) {}
 
-  get pipe(): boolean {
-    return this.channel.pipe;
+  get unread(): Unread | undefined {
+    return this.channel.unread;
   }
 
   acknowledge(): Promise<void> {

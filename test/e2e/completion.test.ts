@@ -6,6 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,7 +81,8 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
     binDir = mkdtempSync(join(tmpdir(), 'trackctl-bin-'));
     writeFileSync(join(binDir, 'trackctl'), `#!/bin/sh\nexec ${q(process.execPath)} ${q(BIN)} "$@"\n`);
     chmodSync(join(binDir, 'trackctl'), 0o755);
-    env = { ...h.env, PATH: `${binDir}:${process.env.PATH ?? ''}`, HOME: h.dir };
+    // A busy machine takes more than the default 1.5 s to start a process and ask the sandbox.
+    env = { ...h.env, PATH: `${binDir}:${process.env.PATH ?? ''}`, HOME: h.dir, TRACKCTL_COMPLETE_TIMEOUT: '60s' };
     deviceIds = (await h.json<Array<{ did: number }>>(['devices', 'list'])).map((d) => String(d.did));
     groupIds = (await h.json<Array<{ gid: number }>>(['groups', 'list'])).map((g) => String(g.gid));
     shareIds = (await h.json<Array<{ sid: string }>>(['shares', 'list'])).map((s) => s.sid);
@@ -156,8 +159,21 @@ describe('shell completion (bash, zsh, fish) against the sandbox', () => {
   test('__complete: ids fail silently and fast without credentials or service', async () => {
     const down = await shell('trackctl', ['__complete', '--', 'devices', 'get', ''], { TRACKCTL_BASE_URL: 'http://127.0.0.1:9', TRACKCTL_TIMEOUT: '30s' });
     assert.deepEqual([down.code, down.stdout, down.stderr], [0, '', '']);
-    // Bounded by the id deadline, not by the 30 s --timeout; generous, as a loaded machine is slow to start a process.
-    assert.ok(down.ms < 15_000, `took ${down.ms} ms`);
+    // A service that takes the connection and never answers: bounded by the id deadline, not by the
+    // 30 s --timeout (the bound is generous, as a loaded machine is slow to start a process).
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      for (const deadline of [undefined, '1s']) {
+        const hung = await shell('trackctl', ['__complete', '--', 'devices', 'get', ''], { TRACKCTL_BASE_URL: url, TRACKCTL_TIMEOUT: '30s', TRACKCTL_COMPLETE_TIMEOUT: deadline ?? '' });
+        assert.deepEqual([hung.code, hung.stdout, hung.stderr], [0, '', '']);
+        assert.ok(hung.ms < 15_000, `TRACKCTL_COMPLETE_TIMEOUT=${deadline ?? '(default)'}: took ${hung.ms} ms`);
+      }
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
     const signedOut = await shell('trackctl', ['__complete', '--', 'groups', 'get', ''], { TRACKCTL_CONFIG_DIR: join(h.dir, 'nobody'), TRACKCTL_DATA_DIR: join(h.dir, 'nobody') });
     assert.deepEqual([signedOut.code, signedOut.stdout, signedOut.stderr], [0, '', '']);
     const described = await shell('trackctl', ['__complete', '--', 'devices', 'get', '']);

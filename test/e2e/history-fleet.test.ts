@@ -288,12 +288,20 @@ describe('history of many units', () => {
   test('a unit deleted mid-run is named on stderr, the rest complete, exit 7', async () => {
     const created = await h.json<{ did: number }>(['devices', 'create', '--name', 'Short-lived', '--tracker-id', '356938035643809', '--type', 'TT8850']);
     const out = join(h.dir, 'deleted.ndjson');
+    const token = (await h.run(['token', 'print'])).stdout.trim();
     await setFaults(h, 'latency=150ms');
     try {
+      h.sandbox.clearRequests();
       const run = spawnTo(h, ['history', '--category', 'device', '--from', ago(DAY), '--concurrency', '1', '-o', 'ndjson'], out);
-      await new Promise((r) => setTimeout(r, 600));
-      const del = await h.run(['devices', 'delete', String(created.did), '--yes']);
-      assert.equal(del.code, 0, del.stderr);
+      // One unit at a time in did order, the new device last: deleted once the run asked for the first unit's history.
+      const end = Date.now() + 60_000;
+      while (!h.sandbox.requests.some((r) => r.path.startsWith('/reports/history/'))) {
+        if (Date.now() > end) throw new Error(`no history request: ${run.err()}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      // Straight to the service, not through a process that a busy machine is slow to start.
+      const del = await fetch(`${h.sandbox.url}/v2/devices/did/${created.did}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+      assert.equal(del.status, 200, await del.text());
       const code = await run.exit;
       assert.equal(code, 7, run.err());
       assert.match(run.err(), new RegExp(`unit ${created.did}\\b`));

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnTo, startHarness, type Harness } from '../helpers/cli.js';
 
@@ -39,6 +39,15 @@ describe('local write failures', () => {
       assert.equal(await run.exit, 1, run.err());
       assert.deepEqual(errorLines(run.err()), ['error: cannot write stdout: no space left on device (ENOSPC)'], `${args.slice(0, 2).join(' ')}: ${run.err()}`);
     }
+  });
+
+  test('watch on a full disk: exit 1 at its first round, the error printed once, no round saved', async () => {
+    const ck = join(h.dir, 'full.ckpt');
+    const run = spawnTo(h, ['watch', ...UNITS, '--interval', '1s', '--checkpoint', ck, '-o', 'ndjson'], '/dev/full');
+    assert.equal(await run.exit, 1, run.err());
+    assert.deepEqual(errorLines(run.err()), ['error: cannot write stdout: no space left on device (ENOSPC)'], run.err());
+    const saved = JSON.parse(readFileSync(ck, 'utf8')) as { rounds: number };
+    assert.equal(saved.rounds, 0, 'the round that was not written is not saved');
   });
 
   describe('on a full file system (a 64 KB tmpfs)', () => {

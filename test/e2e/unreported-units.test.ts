@@ -63,6 +63,21 @@ describe('a unit that never reported', () => {
     assert.ok(csv.stdout.split(/\r?\n/).includes(`${did},`), csv.stdout);
   });
 
+  test('devices create, get and list: null battery in JSON, an empty cell in the table', async () => {
+    const created = await h.json<UnitRec>(['devices', 'create', '--name', 'Van 8', '--tracker-id', '356938035643810', '--type', 'TT8850']);
+    assert.equal(created.lastBatteryLevel, null, 'the new device as printed by create');
+    assert.equal((await h.json<UnitRec>(['devices', 'get', String(did)])).lastBatteryLevel, null);
+    const listed = await h.json<UnitRec[]>(['devices', 'list']);
+    assert.equal(listed.find((u) => u.did === did)?.lastBatteryLevel, null);
+    assert.ok(listed.some((u) => (u.lastGPSTimestamp ?? 0) > 0 && typeof u.lastBatteryLevel === 'number'), 'reporting devices keep their level');
+    const table = await h.run(['devices', 'list', '--fields', 'did,name,lastBatteryLevel']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.equal(table.stdout.split('\n').find((l) => l.startsWith(`${did}\t`)), `${did}\tVan 7\t`, 'an empty battery cell');
+    const raw = JSON.parse((await h.run(['devices', 'get', String(did), '--raw'])).stdout) as { result: Record<string, { lastBatteryLevel: number }> };
+    assert.equal(raw.result[String(did)]?.lastBatteryLevel, 0, '--raw still prints what the service sent');
+    assert.equal((await h.run(['devices', 'delete', String(created.did), '--yes'])).code, 0);
+  });
+
   test('the units summary on a terminal does not count it as low', async (t) => {
     if (!needTool(t, 'tmux')) return;
     const r = await runPty(['units', '--category', 'device', '--low-battery', '20'], h.env, { cols: 120, rows: 40 });

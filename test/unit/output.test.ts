@@ -118,6 +118,15 @@ test('yaml prints a sequence for a list and a mapping for a record, control char
   assert.deepEqual(parseYaml(one.io.text()), { name: 'x\x9by\x1bz' });
 });
 
+test('yaml escapes the bidirectional overrides and isolates, in values and keys, and the values survive', async () => {
+  const rec = { name: 'Van \u202e7 \u2066x\u2069', note: 'line one\nline \u202etwo', ['k\u200e']: 1 };
+  const opts = options('yaml');
+  await renderRecord(rec, [], opts);
+  assert.doesNotMatch(opts.io.text(), /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/);
+  assert.match(opts.io.text(), /\\u202e/);
+  assert.deepEqual(parseYaml(opts.io.text()), rec);
+});
+
 test('renderRecord: json is the one record, csv is header plus one row', async () => {
   const json = options('json');
   await renderRecord(devices[0] ?? {}, columns, json);

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
 
@@ -65,3 +65,20 @@ test('no module of src/runs/ loads src/commands/ or src/context.ts, directly or 
   const bad = files.flatMap(violations);
   assert.deepEqual(bad, []);
 });
+
+/** Every .ts file under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+
+test('the lower layers (api, auth, lake, reports, runs, sandbox) take plain values: none names the Context, not even as a type', () => {
+  const files = ['api', 'auth', 'lake', 'reports', 'runs', 'sandbox'].flatMap((d) => sources(join(SRC, d)));
+  assert.ok(files.length >= 60, `modules: ${files.length}`);
+  const naming = files.filter((f) => /from\s+['"](\.\.\/)+context\.js['"]/.test(readFileSync(f, 'utf8'))).map((f) => relative(ROOT, f));
+  assert.deepEqual(naming, []);
+  assert.deepEqual(files.flatMap(violations), [], 'nor loads commands/ or context.ts');
+});
+

@@ -1,5 +1,6 @@
 /**
- * How units look in tables; JSON, NDJSON and YAML print the records unchanged.
+ * How units look in tables. JSON, NDJSON and YAML print the records as sent, but a unit that never
+ * reported has no battery level (null: see units/columns shownRecord), never the 0 the service sends.
  * On a narrow terminal GROUPS goes first, then TYPE, then BATTERY; ids, names
  * and the last report stay (see Column.priority).
  */

@@ -3,6 +3,7 @@ import { renderRaw, renderRecord } from '../../io/output.js';
 import { requireFlags, valueOrAsk } from '../../io/prompt.js';
 import { parseKey, parsePhone, requireText } from '../validate.js';
 import { unitColumns } from './columns.js';
+import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
@@ -37,7 +38,7 @@ export function runFor(kind: UnitKind): { run: Run<CreateOptions> } {
 
       const { record, raw } = await createUnit(await ctx.api(), kind, unit);
       if (ctx.globals.raw) return renderRaw(raw, out);
-      await renderRecord(record, unitColumns(kind, ctx.clock.now()), out);
+      await renderRecord(shownRecord(record), unitColumns(kind, ctx.clock.now()), out);
       if (!ctx.globals.quiet && out.tty) ctx.io.err(`Created ${one.toLowerCase()} ${record.did}.`);
     },
   };

@@ -3,6 +3,7 @@ import { getUnit, type UnitKind, type UnitLookup } from '../../api/units.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
 import { parseId, parseKey } from '../validate.js';
 import { unitColumns } from './columns.js';
+import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
@@ -26,7 +27,7 @@ export function runFor(kind: UnitKind): { run: Run<GetOptions> } {
       const out = await ctx.output({ fields: UNIT_FIELDS });
       const { record, raw } = await getUnit(await ctx.api(), kind, by, value);
       if (ctx.globals.raw) return renderRaw(raw, out);
-      await renderRecord(record, unitColumns(kind, ctx.clock.now()), out);
+      await renderRecord(shownRecord(record), unitColumns(kind, ctx.clock.now()), out);
     },
   };
 }

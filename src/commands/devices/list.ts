@@ -3,6 +3,7 @@ import { listUnits, type UnitKind } from '../../api/units.js';
 import { renderList, renderRaw } from '../../io/output.js';
 import { parseId } from '../validate.js';
 import { unitColumns } from './columns.js';
+import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
@@ -26,7 +27,7 @@ export function runFor(kind: UnitKind): { run: Run<ListOptions> } {
           (!opts.active || u.isActive === 1) &&
           (!opts.inactive || u.isActive !== 1),
       );
-      await renderList(shown, unitColumns(kind, ctx.clock.now()), out);
+      await renderList(shown.map(shownRecord), unitColumns(kind, ctx.clock.now()), out);
       if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err(`No ${kind} found.`);
     },
   };

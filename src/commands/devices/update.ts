@@ -5,6 +5,7 @@ import type { Unit } from '../../api/types.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
 import { parseId, parseIdList, requireText } from '../validate.js';
 import { unitColumns } from './columns.js';
+import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
@@ -40,7 +41,7 @@ export function runFor(kind: UnitKind): { run: Run<UpdateOptions> } {
       if (remove.length > 0) last = await changeUnitGroups(api, kind, did, remove, false);
       if (!last) return;
       if (ctx.globals.raw) return renderRaw(last.raw, out);
-      await renderRecord(last.record, unitColumns(kind, ctx.clock.now()), out);
+      await renderRecord(shownRecord(last.record), unitColumns(kind, ctx.clock.now()), out);
     },
   };
 }

@@ -17,6 +17,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'TRACKCTL_EMAIL', text: 'account e-mail address for unattended sign-in (with TRACKCTL_PASSWORD)' },
   { name: 'TRACKCTL_PASSWORD', text: 'account password for unattended sign-in (with TRACKCTL_EMAIL)' },
   { name: 'TRACKCTL_TIMEOUT', text: 'per-request timeout, e.g. 30s, 500ms, 2m, like --timeout' },
+  { name: 'TRACKCTL_COMPLETE_TIMEOUT', text: 'how long shell completion waits for ids from the service before offering none (default 1.5s)' },
   { name: 'TRACKCTL_RETRIES', text: 'retries for idempotent requests (0-10), like --retries' },
   { name: 'TRACKCTL_CREDENTIAL_STORE', text: 'where secrets are kept: auto (keychain, else file), keychain or file' },
   { name: 'TRACKCTL_CLIENT_ID', text: 'OAuth client id; overrides the profile\'s client-id' },

@@ -132,16 +132,14 @@ class HistoryRun {
         say: (m) => this.ctx.io.err(m),
         givenUp: 'no longer followed',
       });
-      ledger = new Ledger(this.checkpoint, savePolicy(target, this.plan.follow), target.pipe);
+      ledger = new Ledger(this.checkpoint, savePolicy(target, this.plan.follow), target.unread);
       const l = ledger;
-      let before = 0;
       await engine.run(
         (s, signal) => this.turn(api, s, target, l, signal),
         async () => {
           if (!this.plan.follow) return;
           await target.acknowledge();
-          await l.roundDone(this.reports > before);
-          before = this.reports;
+          await l.roundDone();
         },
       );
       const failure = engine.outcome();

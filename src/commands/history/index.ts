@@ -37,7 +37,8 @@ finished stay saved; a stream (stdout, --output-file) only when the whole run ex
 output was flushed (and synced, on a file). A stream run that exits non-zero (a unit failed: 7; the
 reader went away or the disk is full: 1) moves no unit's checkpoint: discard its output, the next
 run delivers all of it again. A pipe holds accepted bytes until read: a reader that leaves (| head)
-is seen at the next write, but not after the last one.
+is seen at the next write, but not after the last one. With --follow, each round is saved once more
+output than a pipe can hold (1 MiB) was accepted after it (the next run may repeat that much).
 
 Many units (several ids, --group GID, --category device|sensor|trackedUser, --all-units) are
 fetched --concurrency at a time (default 8) over one connection pool; a 429 pauses them all. The

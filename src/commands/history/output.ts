@@ -41,7 +41,7 @@ export async function openChannel(
     const sink = await openFile(path, () => openParquetFile(path, options));
     ctx.onDispose(() => sink.discard());
     // The sink's end() syncs the file and renames it into place.
-    return { out, channel: { pipe: false, acknowledge: async () => undefined, finish: async () => undefined }, parquet: sink };
+    return { out, channel: { acknowledge: async () => undefined, finish: async () => undefined }, parquet: sink };
   }
   if (path === undefined) return { out, channel: streamChannel(out.io.stdout) };
   const { openOutputFile, ioWithStdout, writeChunk } = await import('../../io/output-file.js');
@@ -49,7 +49,7 @@ export async function openChannel(
   ctx.onDispose(() => file.discard());
   return {
     out: { ...out, io: ioWithStdout(out.io, file.stream, `--output-file ${path}`), tty: false, color: false },
-    channel: { pipe: false, acknowledge: () => writeChunk(file.stream, ''), finish: () => file.commit().catch((err: unknown) => Promise.reject(localIOError(err, `--output-file ${path}`))) },
+    channel: { acknowledge: () => writeChunk(file.stream, ''), finish: () => file.commit().catch((err: unknown) => Promise.reject(localIOError(err, `--output-file ${path}`))) },
   };
 }
 

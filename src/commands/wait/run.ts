@@ -8,7 +8,7 @@
  * and a request still in flight then is abandoned, so a unit that never meets the
  * condition ends the wait within the timeout and one request.
  */
-import { getAllUnits, type AllUnits } from '../../api/all-units.js';
+import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
 import type { Context } from '../../context.js';
@@ -17,12 +17,12 @@ import { runPool } from '../../fleet/pool.js';
 import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
 import { loadFences } from '../../reports/fences.js';
 import { conditionLabel, UnitWait, type Condition, type Met } from '../../reports/conditions.js';
-import { byDate, DEFAULT_WATCH_PARAMS, type UnitSnapshot, type WatchReport } from '../../reports/watch-events.js';
+import { byDate, DEFAULT_WATCH_PARAMS, type WatchReport } from '../../reports/watch-events.js';
 import type { Run } from '../action.js';
 import { Cursor } from '../../runs/cursor.js';
 import { pause } from '../../runs/interrupts.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
-import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
+import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
 
 /** Units polled at once. */
@@ -81,7 +81,7 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
   const api = await ctx.api();
   const all = await getAllUnits(api);
   const start = all.serverTime ?? Math.floor(ctx.clock.now() / 1000);
-  const known = snapshots(all);
+  const known = unitSnapshots(all);
   const units = await resolveUnits(api, plan.selection);
   if (units.length === 0) throw new UsageError(`no units in ${describeSelection(plan.selection)}`);
   const waiting: Waiting[] = units.map((unit) => {
@@ -171,31 +171,6 @@ function collector(): { items: WatchReport[]; write: WriteReports } {
   return { items, write };
 }
 
-/** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
-function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
-  const map = new Map<number, UnitSnapshot>();
-  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  const add = (rec: Record<string, unknown>, name: unknown): void => {
-    const did = Number(rec.did);
-    if (!Number.isInteger(did) || did <= 0 || map.has(did)) return;
-    const last = num(rec.lastGPSTimestamp);
-    map.set(did, {
-      did,
-      name: typeof name === 'string' ? name : '',
-      lastReport: last !== null && last > 0 ? last : null,
-      battery: num(rec.lastBatteryLevel),
-      lat: num(rec.lastValidLatitude),
-      lng: num(rec.lastValidLongitude),
-      address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
-    });
-  };
-  for (const u of [...all.devices, ...all.sensors]) add(u as Record<string, unknown>, u.name);
-  for (const u of all.trackedUsers) {
-    if (u.did === undefined || u.did === null) continue;
-    add({ ...(u.device ?? {}), ...u, did: u.did } as Record<string, unknown>, u.name);
-  }
-  return map;
-}
 
 function formatMs(ms: number): string {
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;

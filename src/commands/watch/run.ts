@@ -9,7 +9,7 @@
  * written in unit order and acknowledged by stdout, and only then is the round handed to the
  * checkpoint (runs/delivery.ts: on a pipe, once a later round's output was taken too).
  */
-import { getAllUnits, type AllUnits } from '../../api/all-units.js';
+import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import { withCheckpointLock } from '../../auth/lock.js';
 import type { Context } from '../../context.js';
@@ -18,7 +18,7 @@ import { unitsOfShard } from '../../lake/shard.js';
 import { openStream, type OutputOptions, type RecordStream } from '../../io/output.js';
 import { loadPainter, type Painter } from '../../io/render/paint.js';
 import { compactJson } from '../../io/render/json.js';
-import { acknowledge, isPipe } from '../../io/streams.js';
+import { acknowledge, unreadBound } from '../../io/streams.js';
 import { loadFences } from '../../reports/fences.js';
 import {
   byDate,
@@ -27,7 +27,6 @@ import {
   observe,
   restoreState,
   tick,
-  type UnitSnapshot,
   type UnitWatchState,
   type WatchEvent,
   type WatchParams,
@@ -39,7 +38,7 @@ import { Ledger } from '../../runs/delivery.js';
 import { FleetEngine } from '../../runs/engine.js';
 import { watchInterrupts } from '../../runs/interrupts.js';
 import { pollUnit } from '../../runs/query.js';
-import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
+import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseWatchPlan, type WatchOptions, type WatchPlan } from './options.js';
 import { Screen, viewLines } from './view.js';
@@ -72,32 +71,6 @@ interface Watched extends SelectedUnit {
   cursor: Cursor;
   state: UnitWatchState;
 }
-/** What GET /all-units/ says of each unit, by did (tracked users through their device record). */
-function snapshots(all: AllUnits): Map<number, UnitSnapshot> {
-  const map = new Map<number, UnitSnapshot>();
-  const add = (rec: Record<string, unknown>, name: unknown, stationary = false): void => {
-    const did = Number(rec.did);
-    if (!Number.isInteger(did) || did <= 0) return;
-    map.set(did, {
-      did,
-      name: typeof name === 'string' ? name : '',
-      lastReport: typeof rec.lastGPSTimestamp === 'number' ? rec.lastGPSTimestamp : null,
-      battery: typeof rec.lastBatteryLevel === 'number' ? rec.lastBatteryLevel : null,
-      lat: typeof rec.lastValidLatitude === 'number' ? rec.lastValidLatitude : null,
-      lng: typeof rec.lastValidLongitude === 'number' ? rec.lastValidLongitude : null,
-      address: typeof rec.lastKnownAddress === 'string' && rec.lastKnownAddress !== '' ? rec.lastKnownAddress : null,
-      stationary,
-    });
-  };
-  for (const u of all.devices) add(u, u.name);
-  for (const u of all.sensors) add(u, u.name, true);
-  for (const u of all.trackedUsers) {
-    if (u.did === undefined || u.did === null || map.has(Number(u.did))) continue;
-    add({ ...(u.device ?? {}), ...u, did: u.did }, u.name);
-  }
-  return map;
-}
-
 class Watch {
   private watched: Watched[] = [];
   /** The service's clock (unix seconds) at local time `localAt` (ms). */
@@ -129,7 +102,7 @@ class Watch {
     const api = await this.ctx.api();
     const all = await getAllUnits(api);
     this.clock(all.serverTime);
-    const known = snapshots(all);
+    const known = unitSnapshots(all);
     const selected = await resolveUnits(api, this.plan.selection);
     const units = this.plan.shard ? unitsOfShard(selected, this.plan.shard) : selected;
     this.title = `trackctl watch: ${describeSelection(this.plan.selection)}`;
@@ -184,7 +157,7 @@ class Watch {
         void this.draw().catch(() => undefined);
       },
     });
-    const ledger = new Ledger(this.checkpoint, 'per-round', !this.live && isPipe(this.ctx.io.stdout));
+    const ledger = new Ledger(this.checkpoint, 'per-round', this.live ? undefined : unreadBound(this.ctx.io.stdout));
     try {
       this.say('Ctrl-C to quit');
       await this.draw();
@@ -193,11 +166,11 @@ class Watch {
         (w, abort) => this.poll(api, w, events, abort),
         async (done) => {
           const printed = events;
-          const wrote = await this.emit(events);
+          await this.emit(events);
           events = new Map();
           for (const w of done) ledger.unitDone(w.did, { cursor: w.cursor, parts: 0, state: w.state });
           this.checkpoint?.markRound(this.newestReply || Math.floor(this.serverNow()));
-          await ledger.roundDone(wrote);
+          await ledger.roundDone();
           await this.draw();
           this.exitEvent = [...printed.values()].some((list) => list.some((e) => this.plan.exitOn?.has(e.event)));
           if (this.exitEvent) return false;
@@ -231,10 +204,10 @@ class Watch {
 
   /**
    * Writes the round's events in unit order and has stdout acknowledge them (a terminal view
-   * just redraws). Returns whether anything was written.
+   * just redraws).
    */
-  private async emit(events: Map<number, WatchEvent[]>): Promise<boolean> {
-    if (this.live) return false;
+  private async emit(events: Map<number, WatchEvent[]>): Promise<void> {
+    if (this.live) return;
     const fields = this.out.fields;
     if (this.out.script) return this.emitScripted(events);
     const lines: string[] = [];
@@ -243,23 +216,17 @@ class Watch {
     }
     if (lines.length > 0) await this.ctx.io.out(`${lines.join('\n')}\n`);
     await acknowledge(this.ctx.io.stdout);
-    return lines.length > 0;
   }
 
   /** --jq, --template, -o custom-columns: each event through them, as they print it. */
-  private async emitScripted(events: Map<number, WatchEvent[]>): Promise<boolean> {
+  private async emitScripted(events: Map<number, WatchEvent[]>): Promise<void> {
     this.scripted ??= openStream([], { ...this.out, format: 'ndjson' });
     const fields = this.out.fields;
-    let wrote = false;
     for (const w of this.watched) {
-      for (const e of events.get(w.did) ?? []) {
-        await this.scripted.write(fields ? project(e, fields) : { ...e });
-        wrote = true;
-      }
+      for (const e of events.get(w.did) ?? []) await this.scripted.write(fields ? project(e, fields) : { ...e });
     }
     await this.scripted.flush?.();
     await acknowledge(this.ctx.io.stdout);
-    return wrote;
   }
 
   private async draw(): Promise<void> {
