@@ -4,7 +4,8 @@
  * - the signature of every request, checked by an independent SigV4 verifier written here
  *   (itself checked against AWS's published example) on a loopback server;
  * - against a real S3 API server (s3rver): put, list, delete, a multipart upload read back
- *   byte for byte, and uploads SIGKILLed at random moments that leave no object (or a whole one).
+ *   byte for byte, a multipart upload failing part way (aborted: no object), and uploads
+ *   SIGKILLed at random moments that leave no object (or a whole one).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -229,6 +230,40 @@ describe('against a real S3 API server (s3rver)', () => {
     const got = await client.send('GET', 'mp/big.txt');
     assert.equal(got.text.length, text.length);
     assert.ok(got.text === text, 'the same bytes');
+  });
+
+  test('a multipart upload that fails part way leaves no object; the abort is tried, and its own failure does not hide the first', async () => {
+    const file = join(dir, 'fails.txt');
+    writeFileSync(file, randomBytes(Math.ceil(MULTIPART_PART_BYTES * 2.5 * 0.75)).toString('base64'));
+    const aborts: Array<{ key: string; uploadId: string; outcome: string }> = [];
+    const failing = new (class extends S3Client {
+      override uploadPart(key: string, uploadId: string, n: number, body: Buffer): Promise<string> {
+        return n === 2 ? Promise.reject(new Error('connection reset in part 2')) : super.uploadPart(key, uploadId, n, body);
+      }
+      override async abortUpload(key: string, uploadId: string): Promise<void> {
+        const entry = { key, uploadId, outcome: 'aborted' };
+        aborts.push(entry);
+        try {
+          await super.abortUpload(key, uploadId);
+        } catch (err) {
+          entry.outcome = `refused: ${(err as Error).message}`;
+          throw err;
+        }
+      }
+    })({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    const storage = new S3Storage(`s3://${S3_BUCKET}/fails`, failing, 'fails', 'text/plain');
+    try {
+      await assert.rejects(storage.upload('fails/big.txt', file), /connection reset in part 2/, 'the part\'s failure, not the abort\'s');
+    } finally {
+      await failing.close();
+    }
+    assert.equal(aborts.length, 1, 'the upload was aborted');
+    assert.equal(aborts[0]!.key, 'fails/big.txt');
+    assert.ok(aborts[0]!.uploadId.length > 0);
+    // s3rver has no AbortMultipartUpload (it answers 405); real S3 drops the parts. Either way nothing is at the key.
+    assert.match(aborts[0]!.outcome, /^aborted$|405|MethodNotAllowed/);
+    assert.deepEqual(await client.list('fails/'), [], 'no object listed');
+    await assert.rejects(client.send('GET', 'fails/big.txt'), /NoSuchKey/, 'and none to read');
   });
 
   test('uploads SIGKILLed at random moments leave no object, or a whole one', async () => {

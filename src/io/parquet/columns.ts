@@ -64,8 +64,8 @@ const INT32_MAX = 2 ** 31 - 1;
 /** Whole seconds whose milliseconds an INT64 holds exactly (well past year 275,000). */
 const MAX_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
 
-/** int64 cells are bigints (what the encoder takes), timestamps milliseconds. */
-type Cell = number | bigint | string | null;
+/** A cell as a column holds it: numbers for every numeric kind (int64 as exact integers, timestamps in milliseconds), text for strings. */
+type Cell = number | string | null;
 /** What a column holds for a value: the cell, or `undefined` when the value does not fit. */
 type Convert = (v: unknown) => Cell | undefined;
 
@@ -80,26 +80,11 @@ function toNumber(v: unknown): number | undefined {
   return undefined;
 }
 
-/**
- * The int64 columns (aid, did) hold a few values many times over: one BigInt each, kept,
- * instead of one allocation per cell (which the garbage collector then spent its time on).
- */
-const BIGINTS = new Map<number, bigint>();
-const MAX_KEPT_BIGINTS = 100_000;
-function bigintOf(n: number): bigint {
-  let b = BIGINTS.get(n);
-  if (b === undefined) {
-    b = BigInt(n);
-    if (BIGINTS.size < MAX_KEPT_BIGINTS) BIGINTS.set(n, b);
-  }
-  return b;
-}
-
 const CONVERT: Record<ColumnKind, Convert> = {
   double: toNumber,
   int64: (v) => {
     const n = toNumber(v);
-    return n !== undefined && Number.isSafeInteger(n) ? bigintOf(n) : undefined;
+    return n !== undefined && Number.isSafeInteger(n) ? n : undefined;
   },
   int32: (v) => {
     const n = toNumber(v);
@@ -129,16 +114,39 @@ function pointOf(feature: unknown): [number, number] | undefined {
 }
 
 /**
- * Column buffers for up to one row group: each report is appended as one row,
- * typed per PARQUET_COLUMNS. `take()` hands the filled columns over and starts afresh.
+ * One column of a row group being gathered: typed, so that neither the values nor the
+ * nulls are objects of their own (boxed cells were most of the garbage collector's work).
+ */
+export interface BufferedColumn {
+  readonly kind: ColumnKind;
+  /** Per row: 1 where the row has a value, 0 where it is null (the Parquet definition level). */
+  defs: Uint8Array;
+  /** The values of the rows that have one, in row order: numeric kinds here (int64 as exact integers, timestamps in milliseconds)… */
+  numbers: Float64Array;
+  /** …and text here. */
+  readonly strings: string[];
+  /** How many of the rows have a value. */
+  count: number;
+}
+
+const INITIAL_ROWS = 1024;
+
+function column(kind: ColumnKind): BufferedColumn {
+  return { kind, defs: new Uint8Array(INITIAL_ROWS), numbers: new Float64Array(kind === 'string' ? 0 : INITIAL_ROWS), strings: [], count: 0 };
+}
+
+/**
+ * Column buffers for up to one row group: each report is appended as one row, typed per
+ * PARQUET_COLUMNS. They start small (many files of an --out-dir are small) and double as
+ * rows come; clear() empties them for the next row group and keeps the memory.
  */
 export class ColumnBuffers {
-  private cols: Cell[][] = PARQUET_COLUMNS.map(() => []);
-  get rows(): number {
-    return this.cols[0]!.length;
-  }
+  readonly columns: readonly BufferedColumn[] = PARQUET_COLUMNS.map((c) => column(c.kind));
+  rows = 0;
 
   append(item: HistoryItem): void {
+    if (this.rows === this.columns[0]!.defs.length) this.grow();
+    const row = this.rows;
     const feature = item.feature as unknown as { properties?: unknown };
     const raw = feature.properties;
     const props = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Props) : {};
@@ -146,33 +154,60 @@ export class ColumnBuffers {
     const point = pointOf(feature);
     let present = 0;
     for (let i = 0; i < REPORT_COLUMNS.length; i++) {
-      const column = REPORT_COLUMNS[i]!;
-      const v = column.read(props);
+      const c = REPORT_COLUMNS[i]!;
+      const v = c.read(props);
       if (v !== undefined) present++;
       let cell: Cell | undefined = v === null || v === undefined ? null : CONVERTERS[i]!(v);
       if (cell === undefined) {
-        (extra ??= Object.create(null) as Props)[column.name] = v;
+        (extra ??= Object.create(null) as Props)[c.name] = v;
         cell = null;
       }
       if (point !== undefined && (i === LAT || i === LNG)) {
         const fromGeometry = point[i === LNG ? 0 : 1];
-        if (cell !== null && cell !== fromGeometry) (extra ??= Object.create(null) as Props)[column.name] = v;
+        if (cell !== null && cell !== fromGeometry) (extra ??= Object.create(null) as Props)[c.name] = v;
         cell = fromGeometry;
       }
-      this.cols[i]!.push(cell);
+      put(this.columns[i]!, row, cell);
     }
     if (Object.keys(props).length > present) {
       for (const key of Object.keys(props)) {
         if (!KNOWN.has(key)) (extra ??= Object.create(null) as Props)[key] = props[key];
       }
     }
-    this.cols[REPORT_COLUMNS.length]!.push(extra === undefined ? null : JSON.stringify(extra));
+    put(this.columns[REPORT_COLUMNS.length]!, row, extra === undefined ? null : JSON.stringify(extra));
+    this.rows = row + 1;
   }
 
-  /** The buffered columns, in PARQUET_COLUMNS order; the buffers start empty again. */
-  take(): Cell[][] {
-    const full = this.cols;
-    this.cols = PARQUET_COLUMNS.map(() => []);
-    return full;
+  /** Empties the buffers (their row group is written), keeping their memory for the next. */
+  clear(): void {
+    this.rows = 0;
+    for (const c of this.columns) {
+      c.count = 0;
+      c.strings.length = 0;
+    }
   }
+
+  private grow(): void {
+    for (const c of this.columns) {
+      const defs = new Uint8Array(c.defs.length * 2);
+      defs.set(c.defs);
+      c.defs = defs;
+      if (c.kind !== 'string') {
+        const numbers = new Float64Array(c.numbers.length * 2);
+        numbers.set(c.numbers);
+        c.numbers = numbers;
+      }
+    }
+  }
+}
+
+function put(c: BufferedColumn, row: number, cell: Cell): void {
+  if (cell === null) {
+    c.defs[row] = 0;
+    return;
+  }
+  c.defs[row] = 1;
+  if (typeof cell === 'string') c.strings.push(cell);
+  else c.numbers[c.count] = cell;
+  c.count++;
 }

@@ -3,8 +3,8 @@
  * column buffers and written out as one row group each time a group fills
  * (DEFAULT_ROW_GROUP_ROWS), so memory holds at most one row group whatever the total.
  * The footer (schema, row-group index) is written by end(); before it, the bytes are
- * not a readable file. Encoding is hyparquet-writer's (dictionary/plain pages); the page
- * codec is chosen with --compression (codecs.ts), snappy when none is given.
+ * not a readable file. Encoding: encode.ts; the page codec is chosen with --compression
+ * (codecs.ts), snappy when none is given.
  *
  * Two ways out, both a HistorySink:
  * - openParquetFile(path): a temporary file beside `path`, renamed over it by end() once
@@ -12,12 +12,15 @@
  * - openParquetStream(writable): straight to a stream (stdout redirected to a file).
  */
 import type { Writable } from 'node:stream';
-import { ByteWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
+import { ByteWriter, type SchemaElement } from 'hyparquet-writer';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
 import type { HistoryItem } from '../../api/history.js';
 import type { HistorySink } from '../geo/sink.js';
 import { openOutputFile, writeChunk } from '../output-file.js';
 import type { PageCodec } from './codecs.js';
 import { ColumnBuffers, PARQUET_COLUMNS, type ColumnKind } from './columns.js';
+import { FileBytes, writeColumnChunk, type RowGroup } from './encode.js';
 
 /** Rows per row group: big enough for good compression and fast scans, small enough to keep memory flat. */
 export const DEFAULT_ROW_GROUP_ROWS = 50_000;
@@ -73,45 +76,29 @@ export function parquetSchema(): SchemaElement[] {
 
 type Emit = (chunk: Buffer) => Promise<void>;
 
-/** hyparquet-writer's byte buffer, handed on (and emptied) after each row group and at the end. */
-class ChunkWriter extends ByteWriter {
-  constructor(private readonly emit: Emit) {
-    super(1 << 16); // grows to a row group; small for the many small files of an --out-dir
-  }
-
-  private handOn(): Promise<void> {
-    const chunk = Buffer.from(new Uint8Array(this.buffer, 0, this.index)); // a copy: the buffer is reused
-    this.index = 0;
-    return this.emit(chunk);
-  }
-
-  flush(): Promise<void> {
-    return this.handOn();
-  }
-
-  override finish(): Promise<void> {
-    return this.handOn();
-  }
-}
+const MAGIC = Buffer.from('PAR1');
+const SNAPPY: PageCodec = { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompress } };
 
 class ParquetSink implements HistorySink {
   count = 0;
   private readonly buffers = new ColumnBuffers();
-  private readonly parquet: ParquetWriter;
+  private readonly schema = parquetSchema();
   private readonly rowGroupRows: number;
+  private readonly codec: PageCodec;
+  private readonly rowGroups: RowGroup[] = [];
+  private readonly bytes = new FileBytes(0);
+  /** Page bodies are built here, one at a time (grows to the largest page). */
+  private readonly body = new ByteWriter(1 << 16);
   private ended = false;
 
-  constructor(emit: Emit, opts: ParquetSinkOptions) {
+  constructor(
+    private readonly emit: Emit,
+    private readonly opts: ParquetSinkOptions,
+  ) {
     this.rowGroupRows = opts.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
     if (!Number.isInteger(this.rowGroupRows) || this.rowGroupRows < 1) throw new RangeError(`rowGroupRows must be a positive integer, got ${this.rowGroupRows}`);
-    const kvMetadata = Object.entries(opts.metadata ?? {}).map(([key, value]) => ({ key, value }));
-    this.parquet = new ParquetWriter({
-      writer: new ChunkWriter(emit),
-      schema: parquetSchema(),
-      createdBy: opts.createdBy ?? 'trackctl',
-      ...(opts.codec ?? { codec: 'SNAPPY' }),
-      ...(kvMetadata.length > 0 ? { kvMetadata } : {}),
-    });
+    this.codec = opts.codec ?? SNAPPY;
+    this.bytes.push(MAGIC);
   }
 
   async write(items: readonly HistoryItem[]): Promise<void> {
@@ -134,14 +121,39 @@ class ParquetSink implements HistorySink {
     if (this.ended) return;
     this.ended = true;
     if (this.buffers.rows > 0) await this.writeRowGroup();
-    await this.parquet.finish();
+    const footer = new ByteWriter(1 << 14);
+    const kv = Object.entries(this.opts.metadata ?? {}).map(([key, value]) => ({ key, value }));
+    writeMetadata(footer, {
+      version: 2,
+      schema: this.schema,
+      num_rows: BigInt(this.count),
+      row_groups: this.rowGroups,
+      ...(kv.length > 0 ? { key_value_metadata: kv } : {}),
+      created_by: this.opts.createdBy ?? 'trackctl',
+      metadata_length: 0, // not written: writeMetadata appends the footer's length itself
+    });
+    this.bytes.push(footer.getBytes());
+    this.bytes.push(MAGIC);
+    await this.emit(this.bytes.take());
   }
 
   private async writeRowGroup(): Promise<void> {
-    const rows = this.buffers.rows;
-    const columns = this.buffers.take();
-    const columnData: ColumnSource[] = PARQUET_COLUMNS.map((c, i) => ({ name: c.name, data: columns[i]!, statistics: WITH_STATISTICS.has(c.name) }));
-    await this.parquet.write({ columnData, rowGroupSize: rows });
+    const { rows, columns } = this.buffers;
+    const start = this.bytes.offset;
+    const chunks = columns.map((c, i) =>
+      writeColumnChunk(this.bytes, this.schema[i + 1]!, c, rows, { codec: this.codec, statistics: WITH_STATISTICS.has(PARQUET_COLUMNS[i]!.name) }, this.body),
+    );
+    let uncompressed = 0n;
+    for (const c of chunks) uncompressed += c.meta_data!.total_uncompressed_size;
+    this.rowGroups.push({
+      columns: chunks,
+      num_rows: BigInt(rows),
+      total_byte_size: uncompressed,
+      total_compressed_size: BigInt(this.bytes.offset - start),
+      file_offset: BigInt(start),
+    });
+    this.buffers.clear();
+    await this.emit(this.bytes.take());
   }
 }
 
