@@ -7,8 +7,10 @@
  * parked, report every second or every few minutes, and read 5-30 km/h from the noise of a
  * parked fix. The rules:
  * - Outliers: a fix implying more than outlierSpeedKmh from both the fix before and the fix
- *   after it, or a detour out and back that neither the odometer nor the reported speeds
- *   explain (a jump), is left out of everything here.
+ *   after it, a detour out and back that neither the odometer nor the reported speeds explain,
+ *   or a fix farther from a neighbour than the odometer counts while the odometer agrees with
+ *   the way from the fix before to the fix after (a jump along the road), is left out of
+ *   everything here.
  * - A stop: the unit stays within stopRadiusM of a fix for at least minStopDurationS (two
  *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
  *   same place was stopped all along. Its arrival is the first of those fixes at which the
@@ -28,9 +30,20 @@
  * - A silence spent at rest (a logger asleep from the moment it parks: its last report still
  *   shows a driving speed, the next one is near and not driving, and the odometer, when
  *   present, counts no more than the way between) ends the move at the last report before it.
+ * - The tracker's own word across a silence (its 'stopped' or 'moving' report was made, the
+ *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
+ *   before the unit's fixes at its place says it stood there: a stop from the last report
+ *   before the silence (when it rested all along) or from its first fix there, until the
+ *   'moving' report; with no fix there but that report, the move ends at it and the next
+ *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
+ *   least minStopDurationS after which the unit is elsewhere, ends the move at the 'stopped'
+ *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
+ *   silence.
  * - A silence longer than maxGapS after which the unit is elsewhere ends what was in progress
- *   at the last fix before it (partial: nothing is known in between); detection starts afresh
- *   after it, as at the start of the stream. The stream's edges cut too: what began before
+ *   at the last fix before it (partial: nothing is known in between; a 'moving' report after it
+ *   still dates the next start); detection starts afresh after it, as at the start of the
+ *   stream. The way across counts as a short move (partial) of the odometer's or the straight
+ *   line's kilometres, so the summary keeps them. The stream's edges cut too: what began before
  *   the first fix or goes on after the last is partial, and an edge stop shorter than
  *   minStopDurationS is no stop.
  *
