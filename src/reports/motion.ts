@@ -557,8 +557,8 @@ export class MotionTracker {
     const first = c[0];
     const p = c[c.length - 1] ?? run.last;
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
-    const halt = this.haltIndex(c.length);
-    if (halt >= 0 && f.t - p.t >= this.params.minStopDurationS && distKm(c[halt] as Fix, f) > this.radiusKm && !this.restedBefore(p, f)) {
+    const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
+    if (halt >= 0 && distKm(c[halt] as Fix, f) > this.radiusKm && !this.restedBefore(p, f)) {
       this.haltedThenMoved(halt, f, out);
       return;
     }
