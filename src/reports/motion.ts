@@ -635,7 +635,7 @@ export class MotionTracker {
       for (let i = 0; i < k; i++) run.add(c[i] as Fix);
       this.candidate = [...c.slice(k), f];
       this.restFrom = rested ? q : undefined;
-      this.tell('stop', rested ? q : s, f, null, s, `motion_state moving after a silence of ${s.t - q.t} s: the unit had stopped ${rested ? 'from its last report before the silence' : 'at its first fix here'}`);
+      this.tell('gap', q, s, distKm(q, s), null, `silent ${s.t - q.t} s, then motion_state moving here: the unit had stopped ${rested ? 'from its last report before the silence' : 'by its first fix here'}`);
       this.arrive(out);
       return true;
     }
@@ -681,7 +681,8 @@ export class MotionTracker {
     for (let i = 0; i <= halt; i++) run.add(c[i] as Fix);
     this.candidate = [];
     this.restFrom = undefined;
-    this.tell('stop', c[halt] as Fix, c[c.length - 1] as Fix, null, c[halt] as Fix, `motion_state stopped, then silent ${f.t - (c[c.length - 1] as Fix).t} s and away: the move ended at the tracker's stop`);
+    const last = c[c.length - 1] as Fix;
+    this.tell('gap', last, f, distKm(last, f), null, `motion_state stopped, then silent ${f.t - last.t} s and ${Math.round(distKm(last, f) * 1000)} m away: the move ended at the stopped report`);
     this.endMove(undefined, false, out);
     const place = new Place(c[halt] as Fix, c.length > halt + 1, false);
     for (let i = halt + 1; i < c.length; i++) place.add(c[i] as Fix);
