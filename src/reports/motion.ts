@@ -7,8 +7,10 @@
  * parked, report every second or every few minutes, and read 5-30 km/h from the noise of a
  * parked fix. The rules:
  * - Outliers: a fix implying more than outlierSpeedKmh from both the fix before and the fix
- *   after it, or a detour out and back that neither the odometer nor the reported speeds
- *   explain (a jump), is left out of everything here.
+ *   after it, a detour out and back that neither the odometer nor the reported speeds explain,
+ *   or a fix farther from a neighbour than the odometer counts while the odometer agrees with
+ *   the way from the fix before to the fix after (a jump along the road), is left out of
+ *   everything here.
  * - A stop: the unit stays within stopRadiusM of a fix for at least minStopDurationS (two
  *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
  *   same place was stopped all along. Its arrival is the first of those fixes at which the
@@ -28,9 +30,20 @@
  * - A silence spent at rest (a logger asleep from the moment it parks: its last report still
  *   shows a driving speed, the next one is near and not driving, and the odometer, when
  *   present, counts no more than the way between) ends the move at the last report before it.
+ * - The tracker's own word across a silence (its 'stopped' or 'moving' report was made, the
+ *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
+ *   before the unit's fixes at its place says it stood there: a stop from the last report
+ *   before the silence (when it rested all along) or from its first fix there, until the
+ *   'moving' report; with no fix there but that report, the move ends at it and the next
+ *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
+ *   least minStopDurationS after which the unit is elsewhere, ends the move at the 'stopped'
+ *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
+ *   silence.
  * - A silence longer than maxGapS after which the unit is elsewhere ends what was in progress
- *   at the last fix before it (partial: nothing is known in between); detection starts afresh
- *   after it, as at the start of the stream. The stream's edges cut too: what began before
+ *   at the last fix before it (partial: nothing is known in between; a 'moving' report after it
+ *   still dates the next start); detection starts afresh after it, as at the start of the
+ *   stream. The way across counts as a short move (partial) of the odometer's or the straight
+ *   line's kilometres, so the summary keeps them. The stream's edges cut too: what began before
  *   the first fix or goes on after the last is partial, and an edge stop shorter than
  *   minStopDurationS is no stop.
  *
@@ -222,9 +235,12 @@ class Place {
   /** Ended by a long silence. */
   cut = false;
   longestSilence = 0;
+  /** The earliest the unit may have come here: the last report before the silence it arrived in (else the first fix). */
+  since: number;
 
-  constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first) {
+  constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first, since = first.t) {
     this.first = first;
+    this.since = since;
     this.arrival = arrival;
     this.last = first;
     this.centre = new Centre(first);
@@ -504,9 +520,18 @@ export class MotionTracker {
     const outKmh = this.kmh(x, c);
     if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
     const direct = distKm(a, c);
+    const odo = odometerKm(a.r, c.r, direct);
+    if (odo !== undefined) {
+      // the odometer agrees with the way from a to c, yet x lies farther from a or c than it counts: x's position is wrong
+      for (const [u, v] of [[a, x], [x, c]] as const) {
+        const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
+        const km = distKm(u, v);
+        if (typeof x.r.properties.odometer === 'number' && delta >= 0 && odometerKm(u.r, v.r, km) === undefined && km > delta)
+          return `${km.toFixed(1)} km from the fix ${u === a ? 'before' : 'after'}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
+      }
+    }
     const way = distKm(a, x) + distKm(x, c);
     if (way <= 2 * direct + DETOUR_KM) return undefined;
-    const odo = odometerKm(a.r, c.r, direct);
     const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
     if (way <= could + DETOUR_KM) return undefined;
     return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
@@ -531,6 +556,12 @@ export class MotionTracker {
     const c = this.candidate;
     const first = c[0];
     const p = c[c.length - 1] ?? run.last;
+    if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
+    const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
+    if (halt >= 0 && distKm(c[halt] as Fix, f) > this.radiusKm && !this.restedBefore(p, f)) {
+      this.haltedThenMoved(halt, f, out);
+      return;
+    }
     if (first && distKm(first, f) > this.radiusKm && this.restedBefore(p, f)) {
       for (const x of c) run.add(x);
       this.candidate = [f];
@@ -546,6 +577,7 @@ export class MotionTracker {
         this.candidate = [];
         this.tell('gap', last, f, distKm(last, f), null, `silent ${f.t - last.t} s (over --max-gap ${this.params.maxGapS} s) and ${Math.round(distKm(last, f) * 1000)} m away: the move ends at the last fix before the silence`);
         this.endMove(undefined, true, out);
+        this.acrossGap(last, f, out);
         this.place = new Place(f, false, true);
         return;
       }
@@ -569,6 +601,93 @@ export class MotionTracker {
     if (odo !== undefined) return odo <= straight + this.radiusKm;
     // Without an odometer, a silence longer than --max-gap proves nothing beyond the last stretch rolled to a stop.
     return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
+  }
+
+  /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */
+  private isSetOff(f: Fix): boolean {
+    const p = f.r.properties;
+    return this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving';
+  }
+
+  /** The tracker's own motion_state 'stopped' report. */
+  private isHalt(f: Fix): boolean {
+    const p = f.r.properties;
+    return this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'stopped';
+  }
+
+  /**
+   * A 'moving' report f during a move: the tracker says the unit had stopped (its 'stopped'
+   * report was lost in a silence). When a silence of at least --min-stop comes before the unit's
+   * fixes at f's place, it stood there: a stop from the last report before the silence (when it
+   * rested all along) or from its first fix there, until f. With no fix there but f, the move
+   * ends at f and the next one starts there. Returns false when no such silence came before.
+   */
+  private setOffAfterSilence(f: Fix, out: Segment[]): boolean {
+    const c = this.candidate;
+    const run = this.run as Run;
+    let k = c.length;
+    while (k > 0 && distKm(c[k - 1] as Fix, f) <= this.radiusKm) k--;
+    const q = k > 0 ? (c[k - 1] as Fix) : run.last;
+    const s = c[k] ?? f;
+    if (s.t - q.t < this.params.minStopDurationS) return false;
+    const rested = this.restedBefore(q, s);
+    if (rested || s !== f) {
+      for (let i = 0; i < k; i++) run.add(c[i] as Fix);
+      this.candidate = [...c.slice(k), f];
+      this.restFrom = rested ? q : undefined;
+      this.tell('gap', q, s, distKm(q, s), null, `silent ${s.t - q.t} s, then motion_state moving here: the unit had stopped ${rested ? 'from its last report before the silence' : 'by its first fix here'}`);
+      this.arrive(out);
+      return true;
+    }
+    const halt = this.haltIndex(k);
+    if (halt >= 0) {
+      this.haltedThenMoved(halt, f, out);
+      return true;
+    }
+    for (const x of c) run.add(x);
+    this.candidate = [];
+    this.restFrom = undefined;
+    run.add(f);
+    this.tell('gap', q, f, distKm(q, f), null, `silent ${f.t - q.t} s, then motion_state moving ${Math.round(distKm(q, f) * 1000)} m away: the move ended in the silence, where the unit set off again`);
+    this.endMove(undefined, false, out);
+    this.run = new Run(f, this.clock, this.keepPath, undefined, this.radiusKm);
+    this.runPartial = false;
+    return true;
+  }
+
+  /** The index of the candidate's last motion_state 'stopped' fix before `end` whose followers up to `end` stay within the radius of it, or -1. */
+  private haltIndex(end: number): number {
+    const c = this.candidate;
+    for (let j = end - 1; j >= 0; j--) {
+      const h = c[j] as Fix;
+      if (distKm(h, c[end - 1] as Fix) > this.radiusKm) return -1;
+      if (this.isHalt(h)) {
+        for (let i = j + 1; i < end; i++) if (distKm(h, c[i] as Fix) > this.radiusKm) return -1;
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The tracker said 'stopped' at candidate fix `halt`, stayed there (the fixes after it), fell
+   * silent for --min-stop or more and is now elsewhere (f): the move ended at the halt, the unit
+   * stood there (a stop when a fix after the halt shows it, else too short to tell) and left in
+   * the silence; f is then taken as the first fix after a silence at that place.
+   */
+  private haltedThenMoved(halt: number, f: Fix, out: Segment[]): void {
+    const run = this.run as Run;
+    const c = this.candidate;
+    for (let i = 0; i <= halt; i++) run.add(c[i] as Fix);
+    this.candidate = [];
+    this.restFrom = undefined;
+    const last = c[c.length - 1] as Fix;
+    this.tell('gap', last, f, distKm(last, f), null, `motion_state stopped, then silent ${f.t - last.t} s and ${Math.round(distKm(last, f) * 1000)} m away: the move ended at the stopped report`);
+    this.endMove(undefined, false, out);
+    const place = new Place(c[halt] as Fix, c.length > halt + 1, false);
+    for (let i = halt + 1; i < c.length; i++) place.add(c[i] as Fix);
+    this.place = place;
+    this.step(f, out);
   }
 
   /** The smallest i ≥ 1 such that the candidate's fixes from i on and f are within the radius of fix i; the length when none is. */
@@ -602,18 +721,21 @@ export class MotionTracker {
       this.runPartial = false;
       this.candidate = [];
       this.endMove(undefined, false, out);
-      this.place = new Place(f, false, false);
+      this.place = new Place(f, false, false, f, place.last.t);
       return;
     }
+    // The tracker says it set off from here, having come after a silence long enough for a stop: it stood here.
+    if (!place.confirmed && !place.edge && place.setOff && place.setOff !== place.first && place.setOff.t - place.since >= this.params.minStopDurationS) place.confirmed = true;
     if (leaving(place.last, f)) place.leaving.push(place.last);
     else place.leaving.length = 0;
     const on = place.leaving;
     const from = place.setOff ?? on[0] ?? (f.going ? f : place.last);
     place.departure = from;
     this.place = undefined;
-    const partial = place.edge && from === place.first;
+    // the tracker's own 'moving' report dates the start even at the edge of the reports
+    const partial = place.edge && from === place.first && !this.isSetOff(from);
     if (place.confirmed) this.left = place;
-    else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+    else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s ${place.edge ? 'at the edge of the reports' : 'after a silence'}: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
     const run = new Run(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
     for (const x of on) if (x.t > from.t) run.add(x);
     if (from !== f && from !== place.last) run.add(place.last);
@@ -684,7 +806,20 @@ export class MotionTracker {
     } else {
       this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s before a silence: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
     }
+    this.acrossGap(place.last, f, out);
     this.place = new Place(f, false, true);
+  }
+
+  /**
+   * The way across a silence longer than --max-gap, from the last fix before it to f elsewhere:
+   * when the unit drove is not known, so no trip, but its kilometres (the odometer's when
+   * plausible, else the straight line) count in the summary, on the day of f, as a short move.
+   */
+  private acrossGap(last: Fix, f: Fix, out: Segment[]): void {
+    const move = new Run(f, this.clock, false, undefined, this.radiusKm, last);
+    if (move.distanceKm === 0) return;
+    out.push(move.segment(false, true));
+    this.tell('move', last, f, move.distanceKm, null, `${move.distanceKm.toFixed(3)} km across a silence over --max-gap ${this.params.maxGapS} s (${odometerKm(last.r, f.r, distKm(last, f)) === undefined ? 'the straight line' : 'the odometer'}): not a trip, its distance counts in the summary`);
   }
 
   private emitStop(place: Place, out: Segment[]): void {

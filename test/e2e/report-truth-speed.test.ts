@@ -1,6 +1,12 @@
 /**
  * report summary and overspeed against the sandbox's ground truth over 7 days of every demo
  * device (GET /_sandbox/truth/<did>): the day's kilometres, the odometer's, speeding episodes.
+ *
+ * Exact agreement: every whole day's distance within 2 % (+100 m) of what the unit drove (short
+ * moves, trips inside silences and the way across a silence over --max-gap included); every
+ * speeding episode that some report shows, from its first report above the limit, with the
+ * highest speed reported in it (a sparse unit may make no report on the fastest segment), and
+ * no episode more.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,7 +14,7 @@ import { startHarness, type Harness } from '../helpers/cli.js';
 
 interface TruthTrip { start: number; end: number; distanceKm: number; maxSpeed: number; reports: number; inSilence: boolean; short: boolean }
 interface TruthStop { arrival: number; departure: number | null; lat: number; lng: number; reports: number }
-interface TruthOverspeed { start: number; end: number; maxSpeed: number; reports: number; firstReport: number | null; lastReport: number | null }
+interface TruthOverspeed { start: number; end: number; maxSpeed: number; reports: number; firstReport: number | null; lastReport: number | null; maxReported: number | null }
 interface Truth { interval: { driving: number | null; parked: number }; trips: TruthTrip[]; stops: TruthStop[]; gaps: Array<{ from: number; to: number }>; overspeed: TruthOverspeed[] }
 interface DaySummary { did: number; day: string; distanceKm: number; odometerKm: number | null; trips: number }
 interface Episode { did: number; start: number; end: number; maxSpeed: number; limit: number; partial: boolean }
@@ -21,8 +27,6 @@ const CLOCK_MS = Date.UTC(2026, 10, 26, 12, 0, 0);
 const TO = Date.UTC(2026, 10, 26, 9, 0, 0) / 1000;
 const FROM = TO - 7 * 86400;
 const WINDOW = ['--from', String(FROM), '--to', String(TO)];
-
-const share = (n: number, of: number): string => `${n}/${of} (${((100 * n) / Math.max(1, of)).toFixed(1)} %)`;
 
 // Seven days of the whole fleet, several times over: minutes on a loaded machine (the bound only catches a hang).
 describe('report against the truth', { timeout: 900_000 }, () => {
@@ -43,16 +47,10 @@ describe('report against the truth', { timeout: 900_000 }, () => {
     await h.close();
   });
 
-
-  // Agreement measured with this seed (7 days, every device): trips with two reports or more
-  // found 387/415 (93 %), distances within 2 % for 94 % of them, ends within an interval 91 %;
-  // stops with a report found (arrival and departure within an interval) 314/356 (88 %), all
-  // within 100 m; overspeed episodes 53/55. Short of the exact agreement the issue asks for:
-  // the assertions hold what is reached, so that a regression fails; the README states it.
-  test('the daily summary: GPS distance next to the odometer\'s, both near the truth on whole days', async () => {
+  test('the daily summary: GPS distance within 2 % of the truth on whole days, the odometer\'s next to it', async () => {
     const days = await h.json<DaySummary[]>(['report', 'summary', '--category', 'device', ...WINDOW, '--tz', 'UTC', '--concurrency', '2']);
     let compared = 0;
-    let agree = 0;
+    const misses: string[] = [];
     for (const d of days) {
       const from = Date.parse(`${d.day}T00:00:00Z`) / 1000;
       if (from < FROM || from + 86400 > TO) continue;
@@ -62,29 +60,32 @@ describe('report against the truth', { timeout: 900_000 }, () => {
       if (trips.length === 0 || t.trips.some((x) => x.start < from + 86400 && x.end > from + 86400) || t.trips.some((x) => x.start < from && x.end > from)) continue;
       const want = trips.reduce((s, x) => s + x.distanceKm, 0);
       compared++;
-      if (Math.abs(d.distanceKm - want) <= 0.02 * want + 0.1) agree++;
-      assert.ok(d.odometerKm !== null && d.odometerKm >= 0, `${d.did} ${d.day}: odometerKm ${d.odometerKm}`);
+      if (Math.abs(d.distanceKm - want) > 0.02 * want + 0.1) misses.push(`${d.did} ${d.day}: ${d.distanceKm} km, truth ${want.toFixed(3)}`);
+      // the odometer's count is shared between days by time, so one grown across a silence over midnight splits by the clock
+      if (d.odometerKm === null || d.odometerKm < 0) misses.push(`${d.did} ${d.day}: odometerKm ${d.odometerKm}`);
     }
-    process.stderr.write(`# summary days within 2 % of the truth ${share(agree, compared)}\n`);
+    process.stderr.write(`# summary: ${compared} whole unit-days compared, misses ${misses.length}\n`);
     assert.ok(compared >= 40, `enough unit-days (${compared})`);
-    assert.ok(agree >= 0.8 * compared, `days within 2 %: ${share(agree, compared)}`);
+    assert.deepEqual(misses, []);
   });
 
   test('overspeed episodes match the ground truth: every episode with a report above the limit, from its first such report', async () => {
     const got = await h.json<Episode[]>(['report', 'overspeed', '--category', 'device', ...WINDOW, '--limit', '100', '--min-duration', '0s', '--concurrency', '2']);
     let want = 0;
-    let found = 0;
+    const misses: string[] = [];
     for (const did of vehicles) {
       const t = truths.get(did) as Truth;
       const mine = got.filter((x) => x.did === did);
       const seen = t.overspeed.filter((x) => x.firstReport !== null && x.firstReport >= FROM && (x.lastReport as number) <= TO);
       want += seen.length;
-      for (const w of seen) if (mine.some((g) => g.start === w.firstReport && g.maxSpeed === w.maxSpeed && g.limit === 100)) found++;
-      assert.ok(mine.length >= seen.length, `unit ${did}: ${mine.length} episodes, truth ${seen.length}`);
+      for (const w of seen) {
+        if (!mine.some((g) => g.start === w.firstReport && g.maxSpeed === w.maxReported && g.limit === 100 && !g.partial)) misses.push(`unit ${did}: episode from ${w.firstReport} (${w.maxReported} km/h)`);
+      }
+      if (mine.length !== seen.length) misses.push(`unit ${did}: ${mine.length} episodes, truth ${seen.length}`);
     }
-    process.stderr.write(`# overspeed episodes found ${share(found, want)}\n`);
+    process.stderr.write(`# overspeed episodes expected ${want}, misses ${misses.length}\n`);
     assert.ok(want >= 10, `enough episodes (${want})`);
-    assert.ok(found >= 0.95 * want, `episodes found: ${share(found, want)}`);
+    assert.deepEqual(misses, []);
   });
 
 });

@@ -35,6 +35,8 @@ interface Trip {
   reports: number;
   inSilence: boolean;
   short: boolean;
+  startAround: [number | null, number | null];
+  endAround: [number | null, number | null];
   segments: Segment[];
 }
 interface Stop {
@@ -44,6 +46,8 @@ interface Stop {
   lng: number;
   reports: number;
   speedFixes: number;
+  arrivalAround: [number | null, number | null];
+  departureAround: [number | null, number | null] | null;
 }
 interface Gap {
   from: number;
@@ -58,6 +62,7 @@ interface Overspeed {
   reports: number;
   firstReport: number | null;
   lastReport: number | null;
+  maxReported: number | null;
 }
 interface Truth {
   did: number;
@@ -129,8 +134,8 @@ describe('the sandbox drives like real trackers', () => {
     for (const did of TRACKED) assert.equal(str(all.devices![String(did)]!.deviceCategory), 'trackedUser', `unit ${did}`);
   });
 
-  test('truth trips start and end exactly at the motion_state reports, at the places reported; reports counts are exact', () => {
-    for (const [did, { rs, t }] of all()) {
+  test('truth trips start and end exactly at the motion_state reports, at the places reported; reports counts and the reports around each event are exact', () => {
+    for (const [did, { rs, t, jumps }] of all()) {
       assert.ok(t.trips.length >= 5, `unit ${did}: ${t.trips.length} trips in five days`);
       const starts = rs.filter(isStart).map((r) => r.date);
       const stops = rs.filter(isStop).map((r) => r.date);
@@ -153,6 +158,22 @@ describe('the sandbox drives like real trackers', () => {
       }
       for (const st of t.stops.filter((x) => x.arrival >= FROM && x.departure !== null && x.departure <= TO)) {
         assert.equal(rs.filter((r) => r.date > st.arrival && r.date < st.departure!).length, st.reports, `unit ${did}: reports of the stop at ${st.arrival}`);
+      }
+      // the reports around each event: served reports (jumps left out), the last at or before it and the first at or after it
+      const fixes = rs.filter((r) => !jumps.has(r.date)).map((r) => r.date);
+      const around = (e: number, got: [number | null, number | null] | null, what: string): void => {
+        if (e <= FROM + 86400 || e >= TO - 86400) return; // the served window may not hold the reports around it
+        const before = fixes.filter((d) => d <= e).at(-1) ?? null;
+        const after = fixes.find((d) => d >= e) ?? null;
+        assert.deepEqual(got, [before, after], `unit ${did}: reports around ${what} ${e}`);
+      };
+      for (const tr of t.trips) {
+        around(tr.start, tr.startAround, 'the start of a trip at');
+        around(tr.end, tr.endAround, 'the end of a trip at');
+      }
+      for (const st of t.stops) {
+        around(st.arrival, st.arrivalAround, 'the arrival at');
+        if (st.departure !== null) around(st.departure, st.departureAround, 'the departure at');
       }
       // between trips, no other report says the unit started or stopped
       assert.equal(rs.filter((r) => r.reportType === 'motion_state').length, starts.length + stops.length);
@@ -345,7 +366,12 @@ describe('the sandbox drives like real trackers', () => {
         }
         if (run) runs.push(run);
         const seen = t.overspeed.filter((o) => o.reports > 0 && o.start >= FROM && o.end <= TO);
-        assert.deepEqual(seen.map((o) => [o.firstReport, o.lastReport, o.reports]), runs.filter((x) => x[0]! > FROM + 3600 && x.at(-1)! < TO - 3600 || seen.some((o) => o.firstReport === x[0])).map((x) => [x[0], x.at(-1), x.length]), `unit ${did} over ${limit} km/h`);
+        const speedAt = new Map(rs.map((r) => [r.date, r.speed]));
+        assert.deepEqual(
+          seen.map((o) => [o.firstReport, o.lastReport, o.reports, o.maxReported]),
+          runs.filter((x) => x[0]! > FROM + 3600 && x.at(-1)! < TO - 3600 || seen.some((o) => o.firstReport === x[0])).map((x) => [x[0], x.at(-1), x.length, Math.max(...x.map((d) => speedAt.get(d)!))]),
+          `unit ${did} over ${limit} km/h`,
+        );
         for (const o of t.overspeed) assert.ok(o.maxSpeed > limit && o.end > o.start);
         episodes += seen.length;
       }

@@ -15,12 +15,16 @@ covers --min-trip-distance km (default 0.5) or lasts --min-trip-duration (defaul
 decides; shorter ones are short moves: not trips, but their distance counts in the summary. A move
 that comes back to the stop it left within 3 stop radii, or with a single fix beyond it, is jitter.
 A silence longer than --max-gap (default 1h) after which the unit is elsewhere ends what was in
-progress at the last report before it: nothing is known in between (within --max-gap, the unit drove
-across it, and the distance is the odometer's or the straight line). A fix implying more than
---outlier-speed km/h (default 300) from both neighbours is left out. A report is moving when its
+progress at the last report before it: nothing is known in between, but its kilometres count in the
+summary (within --max-gap, the unit drove across it, and the distance is the odometer's or the
+straight line). A fix implying more than --outlier-speed km/h (default 300) from both neighbours, or
+lying farther from a neighbour than the odometer counts, is left out. A report is moving when its
 speed is above --speed-threshold (default 5), or, once the unit has sent a motion_state report, when
 the latest one says moving (--no-motion-state ignores them); that places departures and arrivals
-within the radius and counts driving time. Distance comes from the odometer where it increases
+within the radius and counts driving time. A motion_state moving report after a silence of --min-stop
+or more says the unit stood where it sets off: the move before ended there (a stop when it rested or
+was seen there); a stopped report followed by a silence after which the unit is elsewhere ends the
+move at that report. Distance comes from the odometer where it increases
 plausibly, otherwise from great-circle distances. Late reports up to --reorder-window (default 1h)
 older than the newest are placed by their date. A day's trips and stops are the same in any window
 that holds the day; what the window (or a silence over --max-gap) cuts is marked partial: true, and

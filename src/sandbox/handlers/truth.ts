@@ -40,8 +40,19 @@ export interface TruthTrip {
   inSilence: boolean;
   /** A repositioning move (1.5–3 km in 3–5 minutes between two long stops), not a delivery leg. */
   short: boolean;
+  /** The reports around start and end (see Around). */
+  startAround: Around;
+  endAround: Around;
   segments: TruthSegment[];
 }
+
+/**
+ * The dates of the reports that bracket an event: the last one dated at or before it and the
+ * first one dated at or after it (both the event's own date when a report marks it; null past
+ * the edge of the history). Jumps are left out: their fix is not where the unit was. An event
+ * inside a silence can only be placed between these two reports.
+ */
+export type Around = [number | null, number | null];
 
 export interface TruthStop {
   arrival: number;
@@ -52,6 +63,9 @@ export interface TruthStop {
   reports: number;
   /** How many of those are fixes 15–80 m off that read a driving speed (5–30 km/h). */
   speedFixes: number;
+  /** The reports around arrival and departure (see Around; departureAround is null while still there). */
+  arrivalAround: Around;
+  departureAround: Around | null;
 }
 
 /** No reports in [from, to). */
@@ -87,6 +101,8 @@ export interface TruthOverspeed {
   reports: number;
   firstReport: number | null;
   lastReport: number | null;
+  /** The highest speed those reports read (null when none was made): a sparse unit may miss the fastest segment. */
+  maxReported: number | null;
 }
 
 export interface Truth {
@@ -117,7 +133,31 @@ function datesOf(seed: number, did: number, p: DayPlan, a: number, b: number): n
   return out;
 }
 
-function tripTruth(seed: number, u: UnitEntry, p: DayPlan, tr: Trip): TruthTrip {
+/** Whether report `t` of a unit is its day's jump (a fix kilometres off). */
+const isJump = (seed: number, u: UnitEntry, t: number): boolean => jumpOf(seed, u.did, planDay(seed, u, dayOf(seed, t))) === t;
+
+/** The reports around event `e` (see Around), within the unit's history up to `top`. */
+export function reportsAround(seed: number, u: UnitEntry, e: number, top: number): Around {
+  let before: number | null = null;
+  for (let span = 3600, hi = e; before === null && hi >= u.histFrom; span *= 4) {
+    const lo = Math.max(hi - span, u.histFrom - 1);
+    const dates = datesIn(seed, u, lo, hi);
+    for (let i = dates.length - 1; i >= 0 && before === null; i--) if (!isJump(seed, u, dates[i] as number)) before = dates[i] as number;
+    hi = lo;
+  }
+  let after: number | null = null;
+  for (let span = 3600, lo = e - 1; after === null && lo < top; span *= 4) {
+    const hi = Math.min(lo + span, top);
+    for (const d of datesIn(seed, u, lo, hi)) if (!isJump(seed, u, d)) {
+      after = d;
+      break;
+    }
+    lo = hi;
+  }
+  return [before, after];
+}
+
+function tripTruth(seed: number, u: UnitEntry, p: DayPlan, tr: Trip, top: number): TruthTrip {
   const a = tr.segs[0];
   const b = tr.segs[tr.segs.length - 1];
   if (!a || !b) throw new Error(`a trip of unit ${u.did} has no segments`);
@@ -128,6 +168,8 @@ function tripTruth(seed: number, u: UnitEntry, p: DayPlan, tr: Trip): TruthTrip 
     reports: datesOf(seed, u.did, p, tr.start, tr.end).length,
     inSilence: p.silences.some((s) => s.from <= tr.start && s.to > tr.end),
     short: tr.short,
+    startAround: reportsAround(seed, u, tr.start, top),
+    endAround: reportsAround(seed, u, tr.end, top),
     segments: tr.segs.map((g) => ({ start: g.t0, end: g.t1, speed: round(g.kmh, 1), distanceKm: round(g.km, 4) })),
   };
 }
@@ -151,9 +193,14 @@ function overspeedOf(seed: number, u: UnitEntry, p: DayPlan, tr: Trip, limit: nu
     }
     // a report dated t is made on the segment with t0 < t <= t1; the trip's last report is its `stopped` one (speed 0)
     const dates = datesOf(seed, u.did, p, first.t0 + 1, last.t1).filter((t) => t !== tr.end);
+    let reported: number | null = null;
+    for (const t of dates) {
+      const g = tr.segs.find((x) => t > x.t0 && t <= x.t1) as Trip['segs'][number];
+      reported = Math.max(reported ?? 0, round(g.kmh, 1));
+    }
     out.push({
       start: first.t0, end: last.t1, maxSpeed: max, distanceKm: round(km, 4),
-      reports: dates.length, firstReport: dates[0] ?? null, lastReport: dates[dates.length - 1] ?? null,
+      reports: dates.length, firstReport: dates[0] ?? null, lastReport: dates[dates.length - 1] ?? null, maxReported: reported,
     });
   }
 }
@@ -179,7 +226,7 @@ export function unitTruth(seed: number, u: UnitEntry, from: number, to: number, 
   for (const p of plans) {
     for (const tr of p.trips) {
       if (tr.start >= hi || tr.end <= lo || tr.end > top || tr.start < u.histFrom) continue;
-      out.trips.push(tripTruth(seed, u, p, tr));
+      out.trips.push(tripTruth(seed, u, p, tr, top));
       overspeedOf(seed, u, p, tr, limit, out.overspeed);
     }
     for (const s of p.silences) if (s.from < hi && s.to > lo) out.gaps.push({ from: s.from, to: s.to, kind: s.kind });
@@ -208,7 +255,10 @@ export function unitTruth(seed: number, u: UnitEntry, from: number, to: number, 
     if (arrival >= hi || (departure !== null && departure <= lo)) continue;
     const dates = datesIn(seed, u, arrival, (departure ?? top + 1) - 1);
     const speedFixes = kindOf(u) !== 'fixed' ? dates.filter((t) => parkedSpeedFix(seed, u.did, t)).length : 0;
-    out.stops.push({ arrival, departure, lat: round(st.lat, 6), lng: round(st.lng, 6), reports: dates.length, speedFixes });
+    out.stops.push({
+      arrival, departure, lat: round(st.lat, 6), lng: round(st.lng, 6), reports: dates.length, speedFixes,
+      arrivalAround: reportsAround(seed, u, arrival, top), departureAround: departure === null ? null : reportsAround(seed, u, departure, top),
+    });
   }
   return out;
 }

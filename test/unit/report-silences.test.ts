@@ -1,0 +1,148 @@
+// Silences and the tracker's own word: a motion_state 'moving' or 'stopped' report on either
+// side of a silence says where the unit stood. Hand-built units whose answers are known by
+// construction (the fixture knows where it drove, stood and fell silent).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stops } from '../../src/reports/stops.js';
+import { summary } from '../../src/reports/summary.js';
+import { trips } from '../../src/reports/trips.js';
+import { collect, T0, Track } from './report-fixture.js';
+
+const near = (actual: number, expected: number, tol: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
+
+/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
+function setOff(u: Track, km: number): number {
+  const at = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 30;
+  u.lng += 1 / 3 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 1 / 3;
+  u.drive(km, 40, 30);
+  return at;
+}
+
+/** The tracker says it stopped here (speed 0). */
+function halt(u: Track): number {
+  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
+  return u.t;
+}
+
+test('a sleeping logger whose stop has no report: the next motion_state moving says it stood there from its last report', async () => {
+  const u = new Track().park(1800, 600);
+  setOff(u, 10);
+  const arrival = u.t;
+  u.emit({ speed: 40 }); // asleep from the moment it parks: its last report reads a driving speed
+  u.lng += 0.3 / kmPerDegLng(u.lat); // and it rolls on 300 m to where it parks
+  u.odometer = (u.odometer ?? 0) + 0.3;
+  u.gap(25 * 60); // no parked report before it sets off again
+  const departure = setOff(u, 5);
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.end === arrival, x.start === departure, x.partial]).slice(0, 2), [[true, false, false], [false, true, false]]);
+  assert.equal(t.length, 2, 'two trips, not one through the silence');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[arrival, departure], [u.t - 1800, null]]);
+  near(s[1]?.lng ?? 0, u.reports.find((r) => r.properties.date === departure)?.properties.lng ?? 0, 1e-6, 'placed where it set off');
+});
+
+test('motion_state stopped, then an outage over the next trip: the first trip ends at its stop, a trip over the silence, the next from its moving', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 10);
+  const stopped = halt(u);
+  // silent for 40 minutes, in which it drives 13 km by road (12 km east as the crow flies) and stands
+  u.t += 40 * 60;
+  u.lng += 12 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 13;
+  const moving = setOff(u, 6);
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, stopped, false], [stopped, moving, false], [moving, u.t - 1800, false]]);
+  near(t[0]?.distanceKm ?? 0, 10 + 1 / 3, 0.002, 'the first trip up to the stopped report');
+  near(t[1]?.distanceKm ?? 0, 13, 0.002, 'the odometer over the silence');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, first], [u.t - 1800, null]], 'no stop the reports show between');
+  const [day] = await collect(summary(u.reports, 'UTC'));
+  near(day?.distanceKm ?? 0, 10 + 13 + 6 + 2 / 3, 0.005, 'every kilometre of the day');
+  assert.equal(day?.trips, 3);
+});
+
+test('motion_state stopped and one parked report, then silent and elsewhere: a stop from the stopped report to the last report there', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10);
+  const stopped = halt(u);
+  u.t += 100;
+  const lastThere = u.t;
+  u.emit(); // parked, 100 s after: shorter than --min-stop, but the tracker said stopped and then fell silent
+  u.t += 45 * 60;
+  u.lng += 9 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 9.5;
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, lastThere], [lastThere + 45 * 60, null]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.end, x.partial]), [[stopped, false], [lastThere + 45 * 60, false]]);
+  near(t[1]?.distanceKm ?? 0, 9.5, 0.002, 'the odometer over the silence');
+});
+
+test('an outage ends a trip elsewhere; one parked report, then motion_state moving: a stop from that report', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 10);
+  const lastSeen = u.t - 30;
+  // silent for 20 minutes, in which it drives 8 km by road (5 km as the crow flies) and stops
+  u.t += 20 * 60;
+  u.lng += 5 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 8;
+  const parked = u.t;
+  u.emit();
+  u.t += 90;
+  const moving = setOff(u, 6);
+  u.park(1800, 600);
+  assert.ok(moving - parked < 300, 'seen there for less than --min-stop');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, first], [parked, moving], [u.t - 1800, null]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[first, parked], [moving, u.t - 1800]]);
+  near(t[0]?.distanceKm ?? 0, 10 + 1 / 3 + 8, 0.002, 'the drive, then the odometer over the silence');
+  assert.ok(lastSeen < parked);
+});
+
+test('a jump along the road that only the odometer contradicts (sparse reports) is left out of the distance', async () => {
+  const u = new Track({ odometer: 3000 }).park(1800, 600);
+  u.drive(12, 48, 300); // a report every 5 minutes, 4 km apart
+  u.park(1800, 600);
+  // the second fix of the drive says 2 km from the start, the odometer 4: back along the road
+  const drive = u.reports.filter((r) => r.properties.speed === 48);
+  const x = drive[1]?.properties;
+  assert.ok(x);
+  x.lng -= 2 / kmPerDegLng(x.lat);
+  const t = await collect(trips(u.reports));
+  assert.equal(t.length, 1);
+  near(t[0]?.distanceKm ?? 0, 12, 0.002, 'the odometer, not 2 + 6 + 4 km');
+});
+
+test('a silence over --max-gap after which the unit stands elsewhere: no trip, but its kilometres count in the summary', async () => {
+  const u = new Track({ odometer: 1000 }).park(3600, 600);
+  u.t += 2 * 3600;
+  u.lng += 10 / kmPerDegLng(u.lat);
+  u.odometer = 1010.5;
+  u.park(3600, 600);
+  assert.deepEqual(await collect(trips(u.reports)), []);
+  const [day] = await collect(summary(u.reports, 'UTC'));
+  assert.deepEqual([day?.distanceKm, day?.odometerKm, day?.trips, day?.drivingTime], [10.5, 10.5, 0, 0]);
+});
+
+test('motion_state moving after a silence over --max-gap dates the trip: it is not cut', async () => {
+  const u = new Track({ odometer: 1000 }).park(3600, 600);
+  u.t += 3 * 3600;
+  u.lng += 20 / kmPerDegLng(u.lat);
+  u.odometer = 1021;
+  const moving = setOff(u, 8);
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[moving, u.t - 1800, false]]);
+  // without the tracker's word, the same trip began before its first report: cut
+  const bare = u.reports.filter((r) => r.properties.reportType !== 'motion_state');
+  assert.deepEqual((await collect(trips(bare))).map((x) => x.partial), [true]);
+});
