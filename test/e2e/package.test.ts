@@ -35,7 +35,12 @@ function run(cmd: string, args: string[], opts: { cwd?: string; env?: Record<str
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 120_000);
+    // Bounds a hang only: npm pack type-checks and bundles, minutes on a loaded 2-core machine.
+    const limit = opts.timeoutMs ?? 600_000;
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${limit / 1000} s)`;
+      child.kill('SIGKILL');
+    }, limit);
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
