@@ -7,7 +7,7 @@
  * A round: every unit is polled (a bounded pool); a unit's new reports are placed by date and
  * fed to its state, then the clock of its reply ticks it (stale). The round's events are
  * written in unit order and acknowledged by stdout, and only then is the round handed to the
- * checkpoint (runs/delivery.ts: on a pipe, once a later round's output was taken too).
+ * checkpoint (runs/delivery.ts: on a pipe, once more than the pipe holds was taken after it).
  */
 import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
