@@ -136,7 +136,7 @@ export interface Unread {
 
 /** A pipe's largest size: what any unprivileged reader may set it to (F_SETPIPE_SZ). */
 const PIPE_MAX = 1 << 20;
-/** A socket's largest buffers when /proc does not tell: send buffer and the peer's receive buffer. */
+/** A socket's largest buffers when /proc does not tell. */
 const SOCKET_MAX = 16 << 20;
 
 /** A number from a /proc file (its `field`-th word), undefined when absent. */
@@ -163,9 +163,16 @@ export function unreadBound(stream: Writable): Unread | undefined {
   if (st.isFIFO()) {
     bound = procNumber('/proc/sys/fs/pipe-max-size') ?? PIPE_MAX;
   } else if (st.isSocket()) {
-    const send = Math.max(procNumber('/proc/sys/net/core/wmem_max') ?? 0, procNumber('/proc/sys/net/ipv4/tcp_wmem', 2) ?? 0);
-    const receive = Math.max(procNumber('/proc/sys/net/core/rmem_max') ?? 0, procNumber('/proc/sys/net/ipv4/tcp_rmem', 2) ?? 0);
-    bound = send > 0 && receive > 0 ? send + receive : SOCKET_MAX;
+    // A buffer set with SO_SNDBUF/SO_RCVBUF may be twice the *mem_max; TCP's own tuning goes up to tcp_*mem's third field.
+    const wmem = 2 * (procNumber('/proc/sys/net/core/wmem_max') ?? 0);
+    if (typeof (stream as { remoteAddress?: unknown }).remoteAddress !== 'string') {
+      // A Unix-domain socket (what a parent process's 'pipe' is): what waits unread counts against our send buffer.
+      bound = wmem > 0 ? wmem : SOCKET_MAX;
+    } else {
+      const send = Math.max(wmem, procNumber('/proc/sys/net/ipv4/tcp_wmem', 2) ?? 0);
+      const receive = Math.max(2 * (procNumber('/proc/sys/net/core/rmem_max') ?? 0), procNumber('/proc/sys/net/ipv4/tcp_rmem', 2) ?? 0);
+      bound = send > 0 && receive > 0 ? send + receive : SOCKET_MAX;
+    }
   } else {
     return undefined;
   }
