@@ -38,7 +38,8 @@ output was flushed (and synced, on a file). A stream run that exits non-zero (a 
 reader went away or the disk is full: 1) moves no unit's checkpoint: discard its output, the next
 run delivers all of it again. A pipe holds accepted bytes until read: a reader that leaves (| head)
 is seen at the next write, but not after the last one. With --follow, each round is saved once more
-output than a pipe can hold (1 MiB; a socket: its buffers) was accepted after it (the next run may repeat that much).
+output than a pipe can hold (1 MiB; a socket: its buffers) was accepted after it (the next run may
+repeat that much).
 
 Many units (several ids, --group GID, --category device|sensor|trackedUser, --all-units) are
 fetched --concurrency at a time (default 8) over one connection pool; a 429 pauses them all. The

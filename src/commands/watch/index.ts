@@ -28,10 +28,10 @@ before the unit's newest) gives report and sos/crash events but changes no state
 made), saved atomically after each round's events were accepted by stdout (and locked while a
 watch uses it): stopped with Ctrl-C and started again, every event is written once. After a kill
 (SIGKILL) the events of the last round may repeat. On a pipe a round is saved only once more
-output than the pipe can hold (1 MiB; a socket: its buffers) was accepted after it; a reader that went away fails the
-watch (exit 1) at the next write and nothing it may not have read is saved (the next run may
-repeat that much). Every unit given up alike: that exit code (4: not
-found); some: 7.
+output than the pipe can hold (1 MiB; a socket: its buffers) was accepted after it; a reader that
+went away fails the watch (exit 1) at the next write and nothing it may not have read is saved
+(the next run may repeat that much). Every unit given up alike: that exit code (4: not found);
+some: 7.
 --geofence FILE: a GeoJSON FeatureCollection of Polygons/MultiPolygons, each with a "name".
 --speed-limit KMH: one overspeed event per episode above the limit ("limit", "fence", "start",
 "maxSpeed"), found as report overspeed finds them (30 s or longer), told once it has lasted 30 s.
