@@ -21,7 +21,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../helpers/cli.js';
+import type { Harness } from '../helpers/cli.js';
+import { CLOCK_MS, FROM, TO, WINDOW, truthHarness } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
 interface TruthTrip { start: number; end: number; distanceKm: number; reports: number; startAround: Around; endAround: Around }
@@ -30,16 +31,9 @@ interface Truth { interval: { driving: number | null; parked: number }; trips: T
 interface Trip { did: number; start: number; end: number; distanceKm: number; partial: boolean }
 interface Stop { did: number; arrival: number; departure: number | null; lat: number; lng: number; partial: boolean }
 
-// A frozen clock at 04:00 in the sandbox city's standard time (UTC-5 for the default seed's
-// Atlanta), the morning after a Wednesday.
-const CLOCK_MS = Date.UTC(2026, 10, 26, 12, 0, 0);
 /** The history begins a week before the clock (when the sandbox's state was made). */
 const HISTORY_FROM = CLOCK_MS / 1000 - 7 * 86400;
 
-// Seven whole days: every trip of them has ended by the clock.
-const TO = Date.UTC(2026, 10, 26, 9, 0, 0) / 1000;
-const FROM = TO - 7 * 86400;
-const WINDOW = ['--from', String(FROM), '--to', String(TO)];
 const MAX_GAP = 3600;
 
 const inside = (start: number, end: number | null): boolean => start >= FROM && end !== null && end <= TO;
@@ -80,16 +74,9 @@ function expectedTrips(t: Truth): TruthTrip[] {
 describe('report against the truth', { timeout: 900_000 }, () => {
   let h: Harness;
   let vehicles: number[];
-  const truths = new Map<number, Truth>();
+  let truths: Map<number, Truth>;
   before(async () => {
-    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
-    const devices = await h.json<Array<{ did: number; isActive: number }>>(['devices', 'list']);
-    vehicles = devices.map((d) => d.did);
-    for (const did of vehicles) {
-      const res = await fetch(`${h.sandbox.url}/_sandbox/truth/${did}?from=${FROM}&to=${TO}&limit=100`);
-      assert.equal(res.status, 200, await res.clone().text());
-      truths.set(did, (await res.json()) as Truth);
-    }
+    ({ h, vehicles, truths } = await truthHarness<Truth>());
   });
   after(async () => {
     await h.close();
