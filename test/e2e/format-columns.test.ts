@@ -5,38 +5,16 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startHarness, type Harness } from '../helpers/cli.js';
+import type { Harness } from '../helpers/cli.js';
+import { FROM, TO, formatFixture, lines, type Device, type Feature } from '../helpers/format-fixture.js';
 
-const CLOCK_MS = Date.UTC(2026, 10, 26, 12, 0, 0);
-const FROM = String(Date.UTC(2026, 10, 25, 9, 0, 0) / 1000);
-const TO = String(Date.UTC(2026, 10, 26, 9, 0, 0) / 1000);
-
-interface Device {
-  did: number;
-  name: string;
-  deviceType: string;
-  groupMember?: number[];
-  lastGPSTimestamp: number;
-  lastBatteryLevel: number | null;
-}
-interface Feature {
-  properties: { date: number; speed: number; did: number };
-  geometry: { coordinates: [number, number] };
-}
-
-const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');
 
 describe('custom columns', () => {
   let h: Harness;
   let devices: Device[];
   let history: Feature[];
   before(async () => {
-    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
-    devices = await h.json<Device[]>(['devices', 'list']);
-    const r = await h.run(['history', '2004', '--from', FROM, '--to', TO, '-o', 'ndjson']);
-    assert.equal(r.code, 0, r.stderr);
-    history = lines(r.stdout).map((line) => JSON.parse(line) as Feature);
-    assert.ok(devices.length > 5 && history.length > 20);
+    ({ h, devices, history } = await formatFixture());
   });
   after(async () => {
     await h.close();
