@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ReportFeature } from '../../src/api/types.js';
 import { buildTripsPage, type StopRecord, type TripRecord } from '../../src/io/map/trips.js';
+import { buildUnitsPage, type UnitRecord } from '../../src/io/map/units.js';
 import { openMap } from '../helpers/browser.js';
 import { assertClean, historyPage, withBrowser } from '../helpers/map-pages.js';
 
@@ -145,6 +146,34 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       // At night the fleet parks at its depots, markers on top of each other: click the stale one itself.
       await d.page.locator('path.trk-unit-stale').first().dispatchEvent('click');
       assert.match(await d.page.locator('.leaflet-popup-content').innerText(), /State\s+stale[\s\S]*Last report\s+\d{4}-/);
+      await d.page.close();
+    });
+
+    await t.test('units at a moment when a label would fall under the legend: it shows on hover only', async () => {
+      // The demo fleet as the sandbox placed it at 2026-11-26 03:55:08 UTC: Courier bike 12 stands
+      // low on the map, its name drawn right of it where the legend is (a run at that hour failed).
+      const at = 1_795_665_308;
+      const fleet: Array<[number, string, number, number, number, string]> = [
+        [2004, 'Ford Transit 01', 33.748539, -84.503573, 1795665026, 'device'], [2005, 'Ford Transit 02', 33.649654, -84.391975, 1795665237, 'device'],
+        [2006, 'Sprinter 03', 33.748534, -84.503613, 1795662582, 'device'], [2007, 'Sprinter 04', 33.649673, -84.391978, 1795665038, 'device'],
+        [2008, 'Box truck 05', 33.649632, -84.391966, 1795488597, 'device'], [2009, 'Box truck 06', 33.649661, -84.391983, 1795664245, 'device'],
+        [2010, 'Reefer 07', 33.74852, -84.50361, 1795664773, 'device'], [2011, 'Pickup 08', 33.747425, -84.290703, 1795663365, 'device'],
+        [2012, 'Forklift 09', 33.74855, -84.5036, 1795233000, 'device'], [2013, 'Trailer 10', 33.748526, -84.50357, 1795405870, 'device'],
+        [2014, 'Service van 11', 33.74744, -84.290689, 1795664954, 'device'], [2015, 'Courier bike 12', 33.5336, -84.223508, 1795665088, 'device'],
+        [2021, 'Maria Lopez', 33.765655, -84.487083, 1795664389, 'device'], [2023, 'James Carter', 33.672719, -84.286936, 1795664700, 'device'],
+        [2025, 'Aisha Khan', 33.726329, -84.543499, 1795664515, 'device'], [2016, 'Cold room probe', 33.748294, -84.291626, 1795664236, 'sensor'],
+        [2017, 'Dock door tag', 33.748321, -84.503892, 1795664382, 'sensor'], [2018, 'Reefer 07 probe', 33.747369, -84.290138, 1795664772, 'sensor'],
+        [2019, 'Yard temp tag', 33.648797, -84.391012, 1795534471, 'sensor'],
+      ];
+      const records: UnitRecord[] = fleet.map(([did, name, lat, lng, time, category]) => ({
+        did, name, category, lastValidLatitude: lat, lastValidLongitude: lng, lastGPSTimestamp: time, lastBatteryLevel: 80,
+      }));
+      const file = join(dir, 'units-legend.html');
+      writeFileSync(file, [...buildUnitsPage(records, { nowMs: at * 1000, staleS: DAY })].join(''));
+      const d = await openMap(browser, file, 'map-units-legend');
+      assertClean(d);
+      assert.equal(d.dom.units, fleet.length);
+      await assertUnitsReadable(d.page, fleet.length);
       await d.page.close();
     });
 

@@ -314,6 +314,10 @@
     });
     var box = document.getElementById('map').getBoundingClientRect();
     var placed = [];
+    // The legend, notes and zoom buttons are drawn over the map: a label under one is not readable.
+    var controls = [].slice.call(document.querySelectorAll('#map .leaflet-control')).map(function (c) {
+      return c.getBoundingClientRect();
+    });
     unitMarkers.forEach(function (m) {
       m.marker.closeTooltip();
       m.marker.openTooltip();
@@ -331,7 +335,7 @@
         var r = el.getBoundingClientRect();
         var clear =
           r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom &&
-          placed.every(function (q) {
+          placed.concat(controls).every(function (q) {
             return r.right <= q.left || r.left >= q.right || r.bottom <= q.top || r.top >= q.bottom;
           });
         m.hidden = !clear;
