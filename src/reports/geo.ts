@@ -2,8 +2,11 @@
  * Distances between report positions. Great-circle (haversine) on a sphere of the mean
  * Earth radius: within 0.6 % of the ellipsoid everywhere (worst north–south at the equator),
  * which is below the error of the
- * path itself (reports are points, roads bend between them).
+ * path itself (reports are points, roads bend between them). And the odometer's count between
+ * two reports, when it is plausible.
  */
+
+import type { ReportPoint } from '../api/types.js';
 
 /** IUGG mean Earth radius, km. */
 export const EARTH_RADIUS_KM = 6371.0088;
@@ -26,4 +29,20 @@ export function hasPosition(lat: unknown, lng: unknown): boolean {
     typeof lat === 'number' && typeof lng === 'number' && Number.isFinite(lat) && Number.isFinite(lng) &&
     Math.abs(lat) <= 90 && Math.abs(lng) <= 180 && !(lat === 0 && lng === 0)
   );
+}
+
+/** The fastest an odometer may advance between two reports, km/h; faster is a jump or a unit change. */
+export const MAX_ODOMETER_KMH = 250;
+
+/** Odometer distance between two reports when plausible, else undefined. */
+export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
+  const o1 = a.properties.odometer;
+  const o2 = b.properties.odometer;
+  if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
+  const delta = o2 - o1;
+  if (delta < 0) return undefined; // a reset or a replaced unit
+  if (delta + 0.1 < straightKm * 0.9) return undefined; // stuck, or reset and regrown: shorter than the straight line
+  const dt = Math.max(0, b.properties.date - a.properties.date);
+  if (delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return undefined; // a jump
+  return delta;
 }

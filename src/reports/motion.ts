@@ -53,344 +53,21 @@
  * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
-import type { Day, DayClock } from './days.js';
-import { haversineKm, hasPosition } from './geo.js';
+import type { DayClock } from './days.js';
+import { distKm, leaving, outlierReason, speedOf, type Fix } from './fix.js';
+import { hasPosition, odometerKm } from './geo.js';
+import { Move } from './move.js';
 import type { ReportParams } from './params.js';
+import { MAX_HELD, Place } from './place.js';
+import type { Explanation, Segment, TrackerOptions } from './segments.js';
 
-/** The fastest an odometer may advance between two reports, km/h; faster is a jump or a unit change. */
-export const MAX_ODOMETER_KMH = 250;
+export type { DayPart, Explanation, Segment, StopSegment, TrackerOptions, TripSegment } from './segments.js';
 
 /** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
 export const JITTER_RADII = 3;
 
-/** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
-const MAX_HELD = 4096;
-
-/** What a move did on one local day (summary). */
-export interface DayPart {
-  day: Day;
-  distanceKm: number;
-  drivingTime: number;
-  maxSpeed: number;
-}
-
-export interface TripSegment {
-  kind: 'trip';
-  /** False for a short move: under both trip minimums; its distance counts in the summary only. */
-  trip: boolean;
-  /** Cut by the stream's edge or a long silence: it began before the first fix, or its end is not known. */
-  partial: boolean;
-  start: ReportPoint;
-  end: ReportPoint;
-  distanceKm: number;
-  /** Seconds between consecutive fixes of the move where at least one of the two was moving. */
-  drivingTime: number;
-  maxSpeed: number;
-  /** Driving-time-weighted mean of the reported speeds (service speed unit). */
-  avgSpeed: number;
-  /** Per local day, when the tracker has a DayClock. */
-  parts: DayPart[];
-  /** The positions of the move's fixes as flat [lng0, lat0, lng1, lat1, …], when the tracker keeps paths. */
-  path: number[] | undefined;
-}
-
-export interface StopSegment {
-  kind: 'stop';
-  /** The fix at which the unit came to rest (the first fix of the stream or after a gap, for an edge stop). */
-  arrival: ReportPoint;
-  /** The departure fix; undefined while the stop is still open at the end of the stream. */
-  departure: ReportPoint | undefined;
-  /** The last fix inside the stop. */
-  last: ReportPoint;
-  /** The median of the stop's fixes. */
-  lat: number;
-  lng: number;
-  /** The first address known during the stop. */
-  address: string | null;
-  /** Began at the stream's first fix or after a long silence, or still open at the end, or ended by a long silence. */
-  partial: boolean;
-}
-
-export type Segment = TripSegment | StopSegment;
-
-/** Why a stretch of a unit's history became what it became (--explain). */
-export interface Explanation {
-  did: number;
-  name: string;
-  kind: 'trip' | 'move' | 'stop' | 'edge' | 'jitter' | 'gap' | 'outlier';
-  from: number;
-  to: number;
-  distanceKm: number | null;
-  lat: number | null;
-  lng: number | null;
-  reason: string;
-}
-
-export interface TrackerOptions {
-  /** Splits moves by local day (summary). */
-  clock?: DayClock;
-  /** Keep each trip's positions (maps, GPX): memory grows with the longest trip. */
-  keepPath?: boolean;
-  /** Told why each stretch became a trip, move, stop, gap or outlier. */
-  explain?: (e: Explanation) => void;
-}
-
-/** Odometer distance between two reports when plausible, else undefined. */
-export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
-  const o1 = a.properties.odometer;
-  const o2 = b.properties.odometer;
-  if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
-  const delta = o2 - o1;
-  if (delta < 0) return undefined; // a reset or a replaced unit
-  if (delta + 0.1 < straightKm * 0.9) return undefined; // stuck, or reset and regrown: shorter than the straight line
-  const dt = Math.max(0, b.properties.date - a.properties.date);
-  if (delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return undefined; // a jump
-  return delta;
-}
-
-/** A report with a usable position, and what the tracker made of it. */
-interface Fix {
-  r: ReportPoint;
-  t: number;
-  lat: number;
-  lng: number;
-  speed: number;
-  /** Moving by the unit's motion state (sticky: a sleeping logger never says stopped), for driving time. */
-  moving: boolean;
-  /** Moving on this report's own evidence: its speed, or a motion_state 'moving' report. */
-  going: boolean;
-}
-
-const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number => haversineKm(a.lat, a.lng, b.lat, b.lng);
-
-/** Kilometres between two fixes of a move: the odometer's when plausible, else the great circle. */
-function segmentKm(a: Fix, b: Fix): number {
-  const straight = distKm(a, b);
-  return odometerKm(a.r, b.r, straight) ?? straight;
-}
-
-/** On its way: moving, and covering at least half the ground its speed says by the next fix. */
-const leaving = (a: Fix, next: Fix): boolean => a.going && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
-
 /** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
 const ROLL_KM = 1;
-
-/** How far out of its way a jump must take a unit before the detour rule calls it one, km. */
-const DETOUR_KM = 1;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
-};
-
-/** The median position of a place's fixes, from an evenly thinned sample of at most SAMPLES of them. */
-const SAMPLES = 64;
-class Centre {
-  lat: number;
-  lng: number;
-  private lats: number[] = [];
-  private lngs: number[] = [];
-  private stride = 1;
-  private seen = 0;
-
-  constructor(f: Fix) {
-    this.lat = f.lat;
-    this.lng = f.lng;
-    this.add(f);
-  }
-
-  add(f: Fix): void {
-    if (this.seen++ % this.stride !== 0) return;
-    this.lats.push(f.lat);
-    this.lngs.push(f.lng);
-    if (this.lats.length > SAMPLES) {
-      this.lats = this.lats.filter((_, i) => i % 2 === 0);
-      this.lngs = this.lngs.filter((_, i) => i % 2 === 0);
-      this.stride *= 2;
-    }
-    this.lat = median(this.lats);
-    this.lng = median(this.lngs);
-  }
-}
-
-/** Where the unit stands: a stop once confirmed; before that, the place at the stream's start or after a gap. */
-class Place {
-  /** The anchor: the first fix here. */
-  first: Fix;
-  /** When the unit came to rest: the first fix, or the last one before a silence it spent here. */
-  arrival: Fix;
-  last: Fix;
-  centre: Centre;
-  confirmed: boolean;
-  /** Began at the first fix of the stream or after a gap: the arrival is not known. */
-  edge: boolean;
-  address: string | null;
-  /** The trailing fixes already on their way out, oldest first. */
-  leaving: Fix[] = [];
-  /** A motion_state 'moving' report since the unit stood here (the tracker's own word that it set off). */
-  setOff: Fix | undefined;
-  /** The departure, once the unit left. */
-  departure: Fix | undefined;
-  /** Ended by a long silence. */
-  cut = false;
-  longestSilence = 0;
-  /** The earliest the unit may have come here: the last report before the silence it arrived in (else the first fix). */
-  since: number;
-
-  constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first, since = first.t) {
-    this.first = first;
-    this.since = since;
-    this.arrival = arrival;
-    this.last = first;
-    this.centre = new Centre(first);
-    this.confirmed = confirmed;
-    this.edge = edge;
-    this.address = first.r.properties.address ?? null;
-    this.noteMotion(first);
-  }
-
-  private noteMotion(f: Fix): void {
-    const p = f.r.properties;
-    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
-  }
-
-  add(f: Fix): void {
-    if (leaving(this.last, f)) {
-      if (this.leaving.length >= MAX_HELD) this.leaving.shift();
-      this.leaving.push(this.last);
-    } else this.leaving.length = 0;
-    this.longestSilence = Math.max(this.longestSilence, f.t - this.last.t);
-    this.noteMotion(f);
-    this.last = f;
-    this.centre.add(f);
-    if (this.address === null) this.address = f.r.properties.address ?? null;
-  }
-
-  /** Within the radius: of the centre for a stop, of the first fix before (a crawl must not drag the centre along). */
-  holds(f: Fix, radiusKm: number): boolean {
-    return distKm(this.confirmed ? this.centre : this.first, f) <= radiusKm;
-  }
-
-  segment(): StopSegment {
-    return {
-      kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
-      lat: this.centre.lat, lng: this.centre.lng, address: this.address,
-      partial: this.edge || this.cut || this.departure === undefined,
-    };
-  }
-}
-
-/** A move from a departure, fix by fix. */
-class Run {
-  start: Fix;
-  last: Fix;
-  distanceKm = 0;
-  drivingTime = 0;
-  speedTime = 0;
-  maxSpeed: number;
-  parts: DayPart[] = [];
-  path: number[] | undefined;
-  /** Farthest from the centre of the stop it left, km, and how many fixes were beyond its radius. */
-  maxAwayKm = 0;
-  awayFixes = 0;
-  private readonly from: Centre | undefined;
-  private readonly radiusKm: number;
-  private readonly clock: DayClock | undefined;
-
-  /** `hop`: the last fix at the stop when the move starts at a fix beyond it; the way between counts as distance, not time. */
-  constructor(start: Fix, clock: DayClock | undefined, keepPath: boolean, from: Centre | undefined, radiusKm: number, hop?: Fix) {
-    this.start = start;
-    this.last = start;
-    this.clock = clock;
-    this.from = from;
-    this.radiusKm = radiusKm;
-    this.maxSpeed = start.speed;
-    if (keepPath) this.path = [start.lng, start.lat];
-    if (from) this.away(start);
-    const part = clock ? this.partOf(clock.dayOf(start.t)) : undefined;
-    if (part) part.maxSpeed = start.speed;
-    if (hop) {
-      const km = segmentKm(hop, start);
-      this.distanceKm += km;
-      if (part) part.distanceKm += km;
-    }
-  }
-
-  partOf(day: Day): DayPart {
-    const last = this.parts[this.parts.length - 1];
-    if (last && last.day.key === day.key) return last;
-    for (const p of this.parts) if (p.day.key === day.key) return p;
-    const p: DayPart = { day, distanceKm: 0, drivingTime: 0, maxSpeed: 0 };
-    this.parts.push(p);
-    return p;
-  }
-
-  /** Adds the way from this.last to f. */
-  add(f: Fix): void {
-    const a = this.last;
-    if (f === a) return;
-    const t0 = a.t;
-    const t1 = f.t;
-    const dt = Math.max(0, t1 - t0);
-    const driving = a.moving || f.moving;
-    const km = segmentKm(a, f);
-    this.distanceKm += km;
-    if (driving) {
-      this.drivingTime += dt;
-      this.speedTime += (dt * (a.speed + f.speed)) / 2;
-    }
-    if (f.speed > this.maxSpeed) this.maxSpeed = f.speed;
-    if (this.from) this.away(f);
-    this.last = f;
-    this.path?.push(f.lng, f.lat);
-    const clock = this.clock;
-    if (!clock) return;
-    // Apportion the way to the days it spans, by time.
-    const endPart = this.partOf(clock.dayOf(t1));
-    if (f.speed > endPart.maxSpeed) endPart.maxSpeed = f.speed;
-    if (dt === 0) {
-      endPart.distanceKm += km;
-      return;
-    }
-    for (let t = t0; t < t1; ) {
-      const day = clock.dayOf(t);
-      const to = Math.min(t1, day.end);
-      const part = this.partOf(day);
-      part.distanceKm += (km * (to - t)) / dt;
-      if (driving) part.drivingTime += to - t;
-      t = to;
-    }
-  }
-
-  /** The way from this.last to f counts as distance, not as time: the unit went there in a silence and stood. */
-  hop(f: Fix): void {
-    const km = segmentKm(this.last, f);
-    this.distanceKm += km;
-    if (this.clock) this.partOf(this.clock.dayOf(this.last.t)).distanceKm += km;
-    this.path?.push(f.lng, f.lat);
-  }
-
-  private away(f: Fix): void {
-    const km = distKm(this.from as Centre, f);
-    if (km > this.maxAwayKm) this.maxAwayKm = km;
-    if (km > this.radiusKm) this.awayFixes++;
-  }
-
-  segment(trip: boolean, partial: boolean): TripSegment {
-    return {
-      kind: 'trip', trip, partial, start: this.start.r, end: this.last.r,
-      distanceKm: this.distanceKm, drivingTime: this.drivingTime, maxSpeed: this.maxSpeed,
-      avgSpeed: this.drivingTime > 0 ? this.speedTime / this.drivingTime : 0,
-      parts: this.parts, path: this.path,
-    };
-  }
-}
-
-const speedOf = (r: ReportPoint): number => {
-  const s = r.properties.speed;
-  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : 0;
-};
 
 /**
  * The segmentation state machine of one unit. push() takes reports in date order and
@@ -411,7 +88,7 @@ export class MotionTracker {
   /** Where the unit stands, when it is not moving. */
   private place: Place | undefined;
   /** The move in progress, from the departure of `left`. */
-  private run: Run | undefined;
+  private run: Move | undefined;
   /** The stop the move in progress left (emitted once the move is decided: it may have been jitter). */
   private left: Place | undefined;
   /** The fixes of the move not yet committed to it: they may be the start of a stop. */
@@ -467,7 +144,7 @@ export class MotionTracker {
     this.held = fix;
     if (!held) return [];
     const kept = this.kept;
-    const why = kept && this.outlier(kept, held, fix);
+    const why = kept && outlierReason(kept, held, fix, this.params.outlierSpeedKmh);
     if (why) {
       this.tell('outlier', held, held, null, held, `${why}: left out`);
       return [];
@@ -504,39 +181,6 @@ export class MotionTracker {
     return out;
   }
 
-  private kmh(a: Fix, b: Fix): number {
-    return (distKm(a, b) * 3600) / Math.max(1, Math.abs(b.t - a.t));
-  }
-
-  /**
-   * Why x, between a and c, is an outlier, or undefined. Either it implies an impossible speed
-   * from both neighbours, or it is a detour the unit cannot have driven: out and back by more
-   * than DETOUR_KM beyond the way from a to c, and longer than the odometer's count from a to c
-   * (when plausible) or than the fastest speed any of the three reported would cover.
-   */
-  private outlier(a: Fix, x: Fix, c: Fix): string | undefined {
-    const limit = this.params.outlierSpeedKmh;
-    const inKmh = this.kmh(a, x);
-    const outKmh = this.kmh(x, c);
-    if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
-    const direct = distKm(a, c);
-    const odo = odometerKm(a.r, c.r, direct);
-    if (odo !== undefined) {
-      // the odometer agrees with the way from a to c, yet x lies farther from a or c than it counts: x's position is wrong
-      for (const [u, v] of [[a, x], [x, c]] as const) {
-        const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
-        const km = distKm(u, v);
-        if (typeof x.r.properties.odometer === 'number' && delta >= 0 && odometerKm(u.r, v.r, km) === undefined && km > delta)
-          return `${km.toFixed(1)} km from the fix ${u === a ? 'before' : 'after'}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
-      }
-    }
-    const way = distKm(a, x) + distKm(x, c);
-    if (way <= 2 * direct + DETOUR_KM) return undefined;
-    const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
-    if (way <= could + DETOUR_KM) return undefined;
-    return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
-  }
-
   private step(f: Fix, out: Segment[]): void {
     if (!this.place && !this.run) {
       this.place = new Place(f, false, true); // the first fix: where the unit stood before is not known
@@ -552,7 +196,7 @@ export class MotionTracker {
       if (f.t - place.last.t > this.params.maxGapS) return this.gapAtPlace(place, f, out);
       return this.depart(place, f, out);
     }
-    const run = this.run as Run;
+    const run = this.run as Move;
     const c = this.candidate;
     const first = c[0];
     const p = c[c.length - 1] ?? run.last;
@@ -624,7 +268,7 @@ export class MotionTracker {
    */
   private setOffAfterSilence(f: Fix, out: Segment[]): boolean {
     const c = this.candidate;
-    const run = this.run as Run;
+    const run = this.run as Move;
     let k = c.length;
     while (k > 0 && distKm(c[k - 1] as Fix, f) <= this.radiusKm) k--;
     const q = k > 0 ? (c[k - 1] as Fix) : run.last;
@@ -650,7 +294,7 @@ export class MotionTracker {
     run.add(f);
     this.tell('gap', q, f, distKm(q, f), null, `silent ${f.t - q.t} s, then motion_state moving ${Math.round(distKm(q, f) * 1000)} m away: the move ended in the silence, where the unit set off again`);
     this.endMove(undefined, false, out);
-    this.run = new Run(f, this.clock, this.keepPath, undefined, this.radiusKm);
+    this.run = new Move(f, this.clock, this.keepPath, undefined, this.radiusKm);
     this.runPartial = false;
     return true;
   }
@@ -676,7 +320,7 @@ export class MotionTracker {
    * the silence; f is then taken as the first fix after a silence at that place.
    */
   private haltedThenMoved(halt: number, f: Fix, out: Segment[]): void {
-    const run = this.run as Run;
+    const run = this.run as Move;
     const c = this.candidate;
     for (let i = 0; i <= halt; i++) run.add(c[i] as Fix);
     this.candidate = [];
@@ -715,7 +359,7 @@ export class MotionTracker {
       // it moved in the silence and stood at f's place before f.
       place.departure = place.last;
       if (place.confirmed) this.left = place;
-      const run = new Run(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
+      const run = new Move(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
       run.add(f);
       this.run = run;
       this.runPartial = false;
@@ -736,7 +380,7 @@ export class MotionTracker {
     const partial = place.edge && from === place.first && !this.isSetOff(from);
     if (place.confirmed) this.left = place;
     else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s ${place.edge ? 'at the edge of the reports' : 'after a silence'}: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
-    const run = new Run(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
+    const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
     for (const x of on) if (x.t > from.t) run.add(x);
     if (from !== f && from !== place.last) run.add(place.last);
     this.run = run;
@@ -747,7 +391,7 @@ export class MotionTracker {
   /** The candidate lasted --min-stop: the move ends at its arrival, and a stop begins there. */
   private arrive(out: Segment[]): void {
     const c = this.candidate;
-    const run = this.run as Run;
+    const run = this.run as Move;
     const rest = this.restFrom;
     this.restFrom = undefined;
     const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
@@ -775,7 +419,7 @@ export class MotionTracker {
 
   /** The move in progress ends (at run.last): the stop it left, then the move; `next` is the stop it reached, if any. */
   private endMove(next: Place | undefined, cut: boolean, out: Segment[]): void {
-    const run = this.run as Run;
+    const run = this.run as Move;
     this.run = undefined;
     if (this.left) this.emitStop(this.left, out);
     this.left = undefined;
@@ -816,7 +460,7 @@ export class MotionTracker {
    * plausible, else the straight line) count in the summary, on the day of f, as a short move.
    */
   private acrossGap(last: Fix, f: Fix, out: Segment[]): void {
-    const move = new Run(f, this.clock, false, undefined, this.radiusKm, last);
+    const move = new Move(f, this.clock, false, undefined, this.radiusKm, last);
     if (move.distanceKm === 0) return;
     out.push(move.segment(false, true));
     this.tell('move', last, f, move.distanceKm, null, `${move.distanceKm.toFixed(3)} km across a silence over --max-gap ${this.params.maxGapS} s (${odometerKm(last.r, f.r, distKm(last, f)) === undefined ? 'the straight line' : 'the odometer'}): not a trip, its distance counts in the summary`);

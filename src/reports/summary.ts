@@ -18,7 +18,8 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
-import { MAX_ODOMETER_KMH, MotionTracker, type Explanation, type Segment } from './motion.js';
+import { MAX_ODOMETER_KMH } from './geo.js';
+import { MotionTracker, type Explanation, type Segment } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { chain, run, type UnitProcessor } from './stream.js';

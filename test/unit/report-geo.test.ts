@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { haversineKm, hasPosition } from '../../src/reports/geo.js';
-import { odometerKm } from '../../src/reports/motion.js';
+import { odometerKm } from '../../src/reports/geo.js';
 import { report } from './report-fixture.js';
 
 // Vincenty's inverse formula on the WGS 84 ellipsoid: an independent distance, km.

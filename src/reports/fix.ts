@@ -1,0 +1,69 @@
+/**
+ * A report with a usable position as the motion tracker sees it, and the measures it takes of
+ * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
+ */
+import type { ReportPoint } from '../api/types.js';
+import { haversineKm, odometerKm } from './geo.js';
+
+/** A report with a usable position, and what the tracker made of it. */
+export interface Fix {
+  r: ReportPoint;
+  t: number;
+  lat: number;
+  lng: number;
+  speed: number;
+  /** Moving by the unit's motion state (sticky: a sleeping logger never says stopped), for driving time. */
+  moving: boolean;
+  /** Moving on this report's own evidence: its speed, or a motion_state 'moving' report. */
+  going: boolean;
+}
+
+export const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number => haversineKm(a.lat, a.lng, b.lat, b.lng);
+
+/** Kilometres between two fixes of a move: the odometer's when plausible, else the great circle. */
+export function segmentKm(a: Fix, b: Fix): number {
+  const straight = distKm(a, b);
+  return odometerKm(a.r, b.r, straight) ?? straight;
+}
+
+/** On its way: moving, and covering at least half the ground its speed says by the next fix. */
+export const leaving = (a: Fix, next: Fix): boolean => a.going && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
+
+/** The reported speed, 0 when missing or not a positive number. */
+export const speedOf = (r: ReportPoint): number => {
+  const s = r.properties.speed;
+  return typeof s === 'number' && Number.isFinite(s) && s > 0 ? s : 0;
+};
+
+/** How far out of its way a jump must take a unit before the detour rule calls it one, km. */
+const DETOUR_KM = 1;
+
+const kmh = (a: Fix, b: Fix): number => (distKm(a, b) * 3600) / Math.max(1, Math.abs(b.t - a.t));
+
+/**
+ * Why x, between a and c, is an outlier, or undefined. Either it implies an impossible speed
+ * from both neighbours, or it is a detour the unit cannot have driven: out and back by more
+ * than DETOUR_KM beyond the way from a to c, and longer than the odometer's count from a to c
+ * (when plausible) or than the fastest speed any of the three reported would cover.
+ */
+export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | undefined {
+  const inKmh = kmh(a, x);
+  const outKmh = kmh(x, c);
+  if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
+  const direct = distKm(a, c);
+  const odo = odometerKm(a.r, c.r, direct);
+  if (odo !== undefined) {
+    // the odometer agrees with the way from a to c, yet x lies farther from a or c than it counts: x's position is wrong
+    for (const [u, v] of [[a, x], [x, c]] as const) {
+      const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
+      const km = distKm(u, v);
+      if (typeof x.r.properties.odometer === 'number' && delta >= 0 && odometerKm(u.r, v.r, km) === undefined && km > delta)
+        return `${km.toFixed(1)} km from the fix ${u === a ? 'before' : 'after'}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
+    }
+  }
+  const way = distKm(a, x) + distKm(x, c);
+  if (way <= 2 * direct + DETOUR_KM) return undefined;
+  const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
+  if (way <= could + DETOUR_KM) return undefined;
+  return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
+}

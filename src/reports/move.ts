@@ -1,0 +1,114 @@
+/**
+ * A move from a departure, fix by fix: its distance, driving time and speeds, split by local
+ * day when the tracker has a clock.
+ */
+import type { Day, DayClock } from './days.js';
+import { distKm, segmentKm, type Fix } from './fix.js';
+import type { Centre } from './place.js';
+import type { DayPart, TripSegment } from './segments.js';
+
+/** A move from a departure, fix by fix. */
+export class Move {
+  start: Fix;
+  last: Fix;
+  distanceKm = 0;
+  drivingTime = 0;
+  speedTime = 0;
+  maxSpeed: number;
+  parts: DayPart[] = [];
+  path: number[] | undefined;
+  /** Farthest from the centre of the stop it left, km, and how many fixes were beyond its radius. */
+  maxAwayKm = 0;
+  awayFixes = 0;
+  private readonly from: Centre | undefined;
+  private readonly radiusKm: number;
+  private readonly clock: DayClock | undefined;
+
+  /** `hop`: the last fix at the stop when the move starts at a fix beyond it; the way between counts as distance, not time. */
+  constructor(start: Fix, clock: DayClock | undefined, keepPath: boolean, from: Centre | undefined, radiusKm: number, hop?: Fix) {
+    this.start = start;
+    this.last = start;
+    this.clock = clock;
+    this.from = from;
+    this.radiusKm = radiusKm;
+    this.maxSpeed = start.speed;
+    if (keepPath) this.path = [start.lng, start.lat];
+    if (from) this.away(start);
+    const part = clock ? this.partOf(clock.dayOf(start.t)) : undefined;
+    if (part) part.maxSpeed = start.speed;
+    if (hop) {
+      const km = segmentKm(hop, start);
+      this.distanceKm += km;
+      if (part) part.distanceKm += km;
+    }
+  }
+
+  partOf(day: Day): DayPart {
+    const last = this.parts[this.parts.length - 1];
+    if (last && last.day.key === day.key) return last;
+    for (const p of this.parts) if (p.day.key === day.key) return p;
+    const p: DayPart = { day, distanceKm: 0, drivingTime: 0, maxSpeed: 0 };
+    this.parts.push(p);
+    return p;
+  }
+
+  /** Adds the way from this.last to f. */
+  add(f: Fix): void {
+    const a = this.last;
+    if (f === a) return;
+    const t0 = a.t;
+    const t1 = f.t;
+    const dt = Math.max(0, t1 - t0);
+    const driving = a.moving || f.moving;
+    const km = segmentKm(a, f);
+    this.distanceKm += km;
+    if (driving) {
+      this.drivingTime += dt;
+      this.speedTime += (dt * (a.speed + f.speed)) / 2;
+    }
+    if (f.speed > this.maxSpeed) this.maxSpeed = f.speed;
+    if (this.from) this.away(f);
+    this.last = f;
+    this.path?.push(f.lng, f.lat);
+    const clock = this.clock;
+    if (!clock) return;
+    // Apportion the way to the days it spans, by time.
+    const endPart = this.partOf(clock.dayOf(t1));
+    if (f.speed > endPart.maxSpeed) endPart.maxSpeed = f.speed;
+    if (dt === 0) {
+      endPart.distanceKm += km;
+      return;
+    }
+    for (let t = t0; t < t1; ) {
+      const day = clock.dayOf(t);
+      const to = Math.min(t1, day.end);
+      const part = this.partOf(day);
+      part.distanceKm += (km * (to - t)) / dt;
+      if (driving) part.drivingTime += to - t;
+      t = to;
+    }
+  }
+
+  /** The way from this.last to f counts as distance, not as time: the unit went there in a silence and stood. */
+  hop(f: Fix): void {
+    const km = segmentKm(this.last, f);
+    this.distanceKm += km;
+    if (this.clock) this.partOf(this.clock.dayOf(this.last.t)).distanceKm += km;
+    this.path?.push(f.lng, f.lat);
+  }
+
+  private away(f: Fix): void {
+    const km = distKm(this.from as Centre, f);
+    if (km > this.maxAwayKm) this.maxAwayKm = km;
+    if (km > this.radiusKm) this.awayFixes++;
+  }
+
+  segment(trip: boolean, partial: boolean): TripSegment {
+    return {
+      kind: 'trip', trip, partial, start: this.start.r, end: this.last.r,
+      distanceKm: this.distanceKm, drivingTime: this.drivingTime, maxSpeed: this.maxSpeed,
+      avgSpeed: this.drivingTime > 0 ? this.speedTime / this.drivingTime : 0,
+      parts: this.parts, path: this.path,
+    };
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Where a unit stands: a stop once confirmed, and the robust centre of its fixes.
+ */
+import { distKm, leaving, type Fix } from './fix.js';
+import type { StopSegment } from './segments.js';
+
+/** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
+export const MAX_HELD = 4096;
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+
+/** The median position of a place's fixes, from an evenly thinned sample of at most SAMPLES of them. */
+const SAMPLES = 64;
+export class Centre {
+  lat: number;
+  lng: number;
+  private lats: number[] = [];
+  private lngs: number[] = [];
+  private stride = 1;
+  private seen = 0;
+
+  constructor(f: Fix) {
+    this.lat = f.lat;
+    this.lng = f.lng;
+    this.add(f);
+  }
+
+  add(f: Fix): void {
+    if (this.seen++ % this.stride !== 0) return;
+    this.lats.push(f.lat);
+    this.lngs.push(f.lng);
+    if (this.lats.length > SAMPLES) {
+      this.lats = this.lats.filter((_, i) => i % 2 === 0);
+      this.lngs = this.lngs.filter((_, i) => i % 2 === 0);
+      this.stride *= 2;
+    }
+    this.lat = median(this.lats);
+    this.lng = median(this.lngs);
+  }
+}
+
+/** Where the unit stands: a stop once confirmed; before that, the place at the stream's start or after a gap. */
+export class Place {
+  /** The anchor: the first fix here. */
+  first: Fix;
+  /** When the unit came to rest: the first fix, or the last one before a silence it spent here. */
+  arrival: Fix;
+  last: Fix;
+  centre: Centre;
+  confirmed: boolean;
+  /** Began at the first fix of the stream or after a gap: the arrival is not known. */
+  edge: boolean;
+  address: string | null;
+  /** The trailing fixes already on their way out, oldest first. */
+  leaving: Fix[] = [];
+  /** A motion_state 'moving' report since the unit stood here (the tracker's own word that it set off). */
+  setOff: Fix | undefined;
+  /** The departure, once the unit left. */
+  departure: Fix | undefined;
+  /** Ended by a long silence. */
+  cut = false;
+  longestSilence = 0;
+  /** The earliest the unit may have come here: the last report before the silence it arrived in (else the first fix). */
+  since: number;
+
+  constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first, since = first.t) {
+    this.first = first;
+    this.since = since;
+    this.arrival = arrival;
+    this.last = first;
+    this.centre = new Centre(first);
+    this.confirmed = confirmed;
+    this.edge = edge;
+    this.address = first.r.properties.address ?? null;
+    this.noteMotion(first);
+  }
+
+  private noteMotion(f: Fix): void {
+    const p = f.r.properties;
+    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
+  }
+
+  add(f: Fix): void {
+    if (leaving(this.last, f)) {
+      if (this.leaving.length >= MAX_HELD) this.leaving.shift();
+      this.leaving.push(this.last);
+    } else this.leaving.length = 0;
+    this.longestSilence = Math.max(this.longestSilence, f.t - this.last.t);
+    this.noteMotion(f);
+    this.last = f;
+    this.centre.add(f);
+    if (this.address === null) this.address = f.r.properties.address ?? null;
+  }
+
+  /** Within the radius: of the centre for a stop, of the first fix before (a crawl must not drag the centre along). */
+  holds(f: Fix, radiusKm: number): boolean {
+    return distKm(this.confirmed ? this.centre : this.first, f) <= radiusKm;
+  }
+
+  segment(): StopSegment {
+    return {
+      kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
+      lat: this.centre.lat, lng: this.centre.lng, address: this.address,
+      partial: this.edge || this.cut || this.departure === undefined,
+    };
+  }
+}
