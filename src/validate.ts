@@ -1,8 +1,9 @@
 /** Validation of ids and values before any request is sent: a bad value is exit 2 naming it. */
-import { UsageError } from '../errors.js';
-import { keyProblem } from '../api/keys.js';
+import { UsageError } from './errors.js';
+import { keyProblem } from './api/keys.js';
+import { USER_TYPES, type UserType } from './api/users.js';
 
-export { KEY_MAX_LENGTH, keyProblem } from '../api/keys.js';
+export { KEY_MAX_LENGTH, keyProblem } from './api/keys.js';
 
 const POSITIVE_INT = /^[1-9]\d{0,15}$/;
 
@@ -65,4 +66,21 @@ export function parseConcurrency(value: string | undefined): number {
     throw new UsageError(`invalid --concurrency "${value}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
   }
   return Number(v);
+}
+
+/** trackedUser | dispatcher, matched case-insensitively ("dispatcher", "TrackedUser"). */
+export function parseUserType(value: string, flag = '--type'): UserType {
+  const wanted = value.trim().toLowerCase();
+  const type = USER_TYPES.find((t) => t.toLowerCase() === wanted);
+  if (!type) throw new UsageError(`invalid ${flag} "${value}": use one of ${USER_TYPES.join(', ')}`);
+  return type;
+}
+
+/** A plain mailbox address: local@domain.tld, no spaces, brackets or control characters. */
+export function parseEmail(value: string): string {
+  const v = value.trim();
+  if (v.length > 254 || !/^[^\s@<>()[\]\\,;:"\u0000-\u001f\u007f]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/.test(v)) {
+    throw new UsageError(`invalid --email "${JSON.stringify(value).slice(1, -1)}": expected an address such as name@example.com`);
+  }
+  return v;
 }

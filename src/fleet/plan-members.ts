@@ -5,9 +5,9 @@
  * batched per group for the group endpoints (/v2/groups/<gid>/groupMembers/<ids>).
  */
 import type { GroupRole } from '../api/groups.js';
+import type { Group, Unit } from '../api/types.js';
 import { emailKey, unitListName, type Fleet } from './format.js';
 import type { LiveIndex } from './live.js';
-import type { Matching } from './plan.js';
 import { MEMBER_BATCH, describeMember, type Action, type MemberRef, type Step } from './steps.js';
 
 type Batches = Map<string, MemberRef[]>;
@@ -17,6 +17,17 @@ interface Changes {
   removeMembers: Batches;
   addViewers: Batches;
   removeViewers: Batches;
+}
+
+/** Which live object each file entry stands for, and what --prune removes. */
+export interface Matching {
+  /** File group name → live group (by name, or by renamedFrom). */
+  groups: Map<string, Group>;
+  /** gid → the name the file knows it by (a renamed group's new name). */
+  groupLabel: (gid: number) => string | undefined;
+  prunedGroups: Set<number>;
+  prunedUnits: Unit[];
+  prunedUsers: Set<number>;
 }
 
 export function planMemberships(fleet: Fleet, index: LiveIndex, m: Matching): Step[] {

@@ -7,7 +7,7 @@ import type { NewUnit } from '../api/units.js';
 import type { NewUser } from '../api/users.js';
 import { emailKey, unitKeyField, unitListName, type Fleet, type ShareSpec, type UnitKind, type UnitSpec } from './format.js';
 import { LiveIndex, liveExpiry, liveTarget } from './live.js';
-import { planMemberships } from './plan-members.js';
+import { planMemberships, type Matching } from './plan-members.js';
 import { sortSteps, type Note, type Plan, type Step } from './steps.js';
 import { formatRfc3339 } from '../io/format-time.js';
 
@@ -15,17 +15,6 @@ export interface PlanOptions {
   prune: boolean;
   /** Unix seconds: expiries at or before it are in the past. */
   nowS: number;
-}
-
-/** Which live object each file entry stands for, and what --prune removes. */
-export interface Matching {
-  /** File group name → live group (by name, or by renamedFrom). */
-  groups: Map<string, Group>;
-  /** gid → the name the file knows it by (a renamed group's new name). */
-  groupLabel: (gid: number) => string | undefined;
-  prunedGroups: Set<number>;
-  prunedUnits: Unit[];
-  prunedUsers: Set<number>;
 }
 
 export function buildPlan(fleet: Fleet, index: LiveIndex, opts: PlanOptions): Plan {

@@ -4,7 +4,7 @@
  * runs/select.ts resolves a selection against the service.
  */
 import { UsageError } from '../errors.js';
-import { parseId, parseIdList } from '../commands/validate.js';
+import { parseId, parseIdList } from '../validate.js';
 
 export const SELECT_CATEGORIES = ['device', 'sensor', 'trackedUser'] as const;
 export type SelectCategory = (typeof SELECT_CATEGORIES)[number];

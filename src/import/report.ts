@@ -6,8 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import type { Context } from '../context.js';
-import { renderList, type Column } from '../io/output.js';
+import { renderList, type Column, type OutputOptions } from '../io/output.js';
 import type { ReportRecord } from './engine.js';
 
 export function reportColumns(users: boolean): Column[] {
@@ -35,20 +34,27 @@ export function ndjsonLines(records: ReportRecord[]): string {
   return records.map((r) => `${JSON.stringify(r)}\n`).join('');
 }
 
-export function explicitOutput(ctx: Context): boolean {
-  const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT;
-  return requested !== undefined && requested !== '';
+export interface ReportTarget {
+  /** --report FILE: every row as NDJSON. */
+  file?: string;
+  users: boolean;
+  /** An explicit -o: the rows are data, on stdout in that format. */
+  out?: OutputOptions;
+  /** -q: only the rows that did not succeed go to stderr. */
+  quiet: boolean;
+  /** Writes to stderr. */
+  err: (text: string) => void;
 }
 
-export async function writeReport(ctx: Context, records: ReportRecord[], opts: { file?: string; users: boolean; out?: Awaited<ReturnType<Context['output']>> }): Promise<void> {
+export async function writeReport(records: ReportRecord[], opts: ReportTarget): Promise<void> {
   if (opts.file !== undefined) await writeFile(opts.file, ndjsonLines(records));
   if (opts.out) {
     await renderList(records.map((r) => ({ ...r })), reportColumns(opts.users), opts.out);
     return;
   }
   if (opts.file !== undefined) return;
-  const shown = ctx.globals.quiet ? records.filter((r) => !['created', 'skipped', 'would-create'].includes(r.outcome)) : records;
-  if (shown.length > 0) ctx.io.err(ndjsonLines(shown));
+  const shown = opts.quiet ? records.filter((r) => !['created', 'skipped', 'would-create'].includes(r.outcome)) : records;
+  if (shown.length > 0) opts.err(ndjsonLines(shown));
 }
 
 export function summarize(records: ReportRecord[], dryRun: boolean, seconds: number): string {

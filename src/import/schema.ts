@@ -7,8 +7,7 @@
 import { TrackctlError } from '../errors.js';
 import type { NewUnit } from '../api/units.js';
 import type { NewUser } from '../api/users.js';
-import { parseId, parseKey, parsePhone, requireText } from '../commands/validate.js';
-import { parseEmail, parseUserType } from '../commands/users/validate.js';
+import { parseEmail, parseId, parseKey, parsePhone, parseUserType, requireText } from '../validate.js';
 import type { Issue, ParsedSource, RawRow } from './source.js';
 
 export type ImportKind = 'devices' | 'sensors' | 'users';

@@ -15,13 +15,21 @@
  *   never meets it, because without a terminal a destructive command needs --yes.
  */
 import { InterruptedError, UsageError } from '../errors.js';
-import type { Context } from '../context.js';
+import type { IO } from './streams.js';
+
+/** What a prompt needs of the command's context: the terminal, the flags that forbid asking, and whether one may ask. */
+export interface PromptHost {
+  readonly io: Pick<IO, 'stdin' | 'stderr'>;
+  readonly env: NodeJS.ProcessEnv;
+  readonly globals: { readonly input: boolean; readonly yes?: boolean };
+  interactive(): boolean;
+}
 
 async function prompts() {
   return import('@inquirer/prompts');
 }
 
-function promptContext(ctx: Context) {
+function promptStreams(ctx: PromptHost) {
   return { input: ctx.io.stdin, output: ctx.io.stderr, clearPromptOnDone: false };
 }
 
@@ -37,7 +45,7 @@ async function guard<T>(ask: () => Promise<T>): Promise<T> {
 }
 
 /** Why no prompt can be shown (for the usage error), in the order interactive() checks. */
-function whyNotAsked(ctx: Context): string {
+function whyNotAsked(ctx: PromptHost): string {
   if (!ctx.globals.input) return '--no-input';
   const ci = ctx.env.CI;
   if (ci !== undefined && ci !== '' && ci !== '0' && ci !== 'false') return 'CI is set, so nothing is asked';
@@ -58,7 +66,7 @@ export type RequiredFlag = readonly [value: unknown, flag: string, choices?: rea
  * rather than one per run. Call it before the first valueOrAsk of a command that has
  * several required values; on a terminal it does nothing (each value is asked for).
  */
-export function requireFlags(ctx: Context, values: ReadonlyArray<RequiredFlag>, hint?: string): void {
+export function requireFlags(ctx: PromptHost, values: ReadonlyArray<RequiredFlag>, hint?: string): void {
   if (ctx.interactive()) return;
   const missing = values.filter(([value]) => value === undefined);
   if (missing.length === 0) return;
@@ -71,7 +79,7 @@ export function requireFlags(ctx: Context, values: ReadonlyArray<RequiredFlag>, 
 }
 
 /** Returns the given value, or asks for it on a TTY, or fails naming the flag. */
-export async function valueOrAsk(ctx: Context, value: string | undefined, flag: string, question: string, opts: AskOptions = {}): Promise<string> {
+export async function valueOrAsk(ctx: PromptHost, value: string | undefined, flag: string, question: string, opts: AskOptions = {}): Promise<string> {
   if (value !== undefined) return value;
   if (!ctx.interactive()) {
     const choices = opts.choices ? `; one of ${opts.choices.join(', ')}` : '';
@@ -81,18 +89,18 @@ export async function valueOrAsk(ctx: Context, value: string | undefined, flag: 
   const validate = opts.validate ?? ((v: string) => (v.trim() === '' ? 'a value is required' : true));
   if (opts.choices) {
     const choices = opts.choices;
-    return guard(() => p.select({ message: question, choices: choices.map((c) => ({ name: c, value: c })) }, promptContext(ctx)));
+    return guard(() => p.select({ message: question, choices: choices.map((c) => ({ name: c, value: c })) }, promptStreams(ctx)));
   }
   // Masked: each key shows as '*', the text itself never reaches the terminal.
-  if (opts.secret) return guard(() => p.password({ message: question, mask: '*', validate }, promptContext(ctx)));
-  return guard(() => p.input({ message: question, validate }, promptContext(ctx)));
+  if (opts.secret) return guard(() => p.password({ message: question, mask: '*', validate }, promptStreams(ctx)));
+  return guard(() => p.input({ message: question, validate }, promptStreams(ctx)));
 }
 
 /**
  * Destructive commands: --yes, or a confirmation on a TTY (default No); without
  * either it is a usage error (exit 2). Declining exits 130 (see the top of this file).
  */
-export async function confirmOrFail(ctx: Context, question: string): Promise<void> {
+export async function confirmOrFail(ctx: PromptHost, question: string): Promise<void> {
   if (ctx.globals.yes) return;
   if (!ctx.interactive()) {
     throw new UsageError(`${question.replace(/\?$/, '')}: refusing without --yes (${whyNotAsked(ctx)})`, {
@@ -100,6 +108,6 @@ export async function confirmOrFail(ctx: Context, question: string): Promise<voi
     });
   }
   const p = await prompts();
-  const ok = await guard(() => p.confirm({ message: question, default: false }, promptContext(ctx)));
+  const ok = await guard(() => p.confirm({ message: question, default: false }, promptStreams(ctx)));
   if (!ok) throw new InterruptedError('cancelled; nothing was changed');
 }

@@ -1,9 +1,9 @@
 /** `alias set NAME EXPANSION`: validated (name, shadowing, quoting) before anything is written. */
 import type { Run } from '../action.js';
+import { COMMAND_NAMES } from '../names.js';
 import { validateAliasName, validateExpansion } from './expand.js';
 
 export const run: Run<Record<string, never>> = async ([name = '', expansion = ''], _opts, ctx) => {
-  const { COMMAND_NAMES } = await import('../../program.js');
   validateAliasName(name, COMMAND_NAMES);
   validateExpansion(expansion);
   const config = await ctx.config();

@@ -13,7 +13,7 @@ import { buildPlan } from '../../fleet/plan.js';
 import { checkReferences } from '../../fleet/refs.js';
 import { PLAN_COLUMNS, RESULT_COLUMNS, RESULT_FIELDS, resultLine, resultRows, summaryLine } from '../../fleet/render.js';
 import type { Run } from '../action.js';
-import { parseConcurrency } from '../validate.js';
+import { parseConcurrency } from '../../validate.js';
 
 interface ApplyOptions {
   file: string;

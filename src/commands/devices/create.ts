@@ -1,7 +1,7 @@
 import { createUnit, type NewUnit, type UnitKind } from '../../api/units.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
 import { requireFlags, valueOrAsk } from '../../io/prompt.js';
-import { parseKey, parsePhone, requireText } from '../validate.js';
+import { parseKey, parsePhone, requireText } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';

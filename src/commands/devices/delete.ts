@@ -1,7 +1,7 @@
 import { deleteUnit, type UnitKind } from '../../api/units.js';
 import { confirmOrFail } from '../../io/prompt.js';
 import { runBulk } from '../bulk.js';
-import { parseId } from '../validate.js';
+import { parseId } from '../../validate.js';
 import type { Run } from '../action.js';
 
 export function runFor(kind: UnitKind): { run: Run<Record<string, never>> } {

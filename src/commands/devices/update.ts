@@ -3,7 +3,7 @@ import { changeUnitGroups, updateUnit, type UnitKind } from '../../api/units.js'
 import type { One } from '../../api/envelope.js';
 import type { Unit } from '../../api/types.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
-import { parseId, parseIdList, requireText } from '../validate.js';
+import { parseId, parseIdList, requireText } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';

@@ -1,6 +1,7 @@
 /** `extension list`: name and path of every extension on PATH. */
 import { renderList, type Column } from '../../io/output.js';
 import type { Run } from '../action.js';
+import { COMMAND_NAMES } from '../names.js';
 import { listExtensions } from './path.js';
 
 const COLUMNS: Column[] = [
@@ -10,7 +11,6 @@ const COLUMNS: Column[] = [
 
 export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
   const out = await ctx.output({ fields: COLUMNS.map((c) => c.key) });
-  const { COMMAND_NAMES } = await import('../../program.js');
   await renderList(
     listExtensions(ctx.env.PATH, COMMAND_NAMES).map((e) => ({ ...e })),
     COLUMNS,

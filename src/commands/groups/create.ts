@@ -1,7 +1,7 @@
 import { createGroup } from '../../api/groups.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
 import { valueOrAsk } from '../../io/prompt.js';
-import { requireText } from '../validate.js';
+import { requireText } from '../../validate.js';
 import { groupColumns } from './columns.js';
 import type { Run } from '../action.js';
 

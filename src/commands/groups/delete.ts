@@ -1,7 +1,7 @@
 import { deleteGroup } from '../../api/groups.js';
 import { confirmOrFail } from '../../io/prompt.js';
 import { runBulk } from '../bulk.js';
-import { parseId } from '../validate.js';
+import { parseId } from '../../validate.js';
 import type { Run } from '../action.js';
 
 export const run: Run<Record<string, never>> = async (args, _opts, ctx) => {

@@ -1,6 +1,6 @@
 import { getGroup } from '../../api/groups.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
-import { parseId } from '../validate.js';
+import { parseId } from '../../validate.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';
 import type { Run } from '../action.js';

@@ -3,7 +3,7 @@ import { changeGroupMembership, renameGroup, type GroupRole } from '../../api/gr
 import type { One } from '../../api/envelope.js';
 import type { Group } from '../../api/types.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
-import { parseId, parseIdList, requireText } from '../validate.js';
+import { parseId, parseIdList, requireText } from '../../validate.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';
 import type { Run } from '../action.js';

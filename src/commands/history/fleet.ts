@@ -32,7 +32,7 @@ import { FleetEngine } from '../../runs/engine.js';
 import { watchInterrupts, type Interrupts } from '../../runs/interrupts.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
-import { DirTarget, GroupedTarget, savePolicy, StreamTarget, type Target, type UnitSlot } from '../../runs/targets.js';
+import { DirTarget, GroupedTarget, lakeRunTarget, savePolicy, StreamTarget, type Target, type UnitSlot } from '../../runs/targets.js';
 import { CSV_COLUMNS, FLEET_TABLE_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import type { HistoryPlan } from './options.js';
 import { openChannel, type HistoryOutput } from './output.js';
@@ -202,7 +202,7 @@ class HistoryRun {
 
   private async openTarget(title: string): Promise<Target> {
     if (this.storage !== undefined) {
-      const [{ LakeTarget, lakeRunTarget }, { journalOf }, { newRunId }] = await Promise.all([import('../../lake/target.js'), import('../../lake/journal.js'), import('../../lake/layout.js')]);
+      const [{ LakeTarget }, { journalOf }, { newRunId }] = await Promise.all([import('../../lake/target.js'), import('../../lake/journal.js'), import('../../lake/layout.js')]);
       const runId = newRunId(this.ctx.clock.now());
       const settings = { partition: this.plan.partition, ext: EXTENSIONS[this.format] as string, maxFileBytes: this.plan.maxFileBytes, runId };
       const journal = this.checkpoint ? journalOf(this.checkpoint, runId, this.storage.location) : undefined;

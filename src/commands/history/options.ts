@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { checkLocalPath } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
-import { parseConcurrency } from '../validate.js';
+import { parseConcurrency } from '../../validate.js';
 import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../io/parquet/codecs.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { DEFAULT_MAX_FILE_BYTES, outDirScheme } from '../../lake/layout.js';

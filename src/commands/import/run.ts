@@ -13,8 +13,8 @@ import { formatFromName, parseFormatOption, parseSource, readSource, sniffFormat
 import { validateRows, type ImportKind, type ImportRow, type Validated } from '../../import/schema.js';
 import { runImport, type ReportRecord } from '../../import/engine.js';
 import { unitTarget, unknownGroups, userTarget, type ImportTarget } from '../../import/targets.js';
-import { explicitOutput, prepareReportFile, summarize, writeReport } from '../../import/report.js';
-import { parseConcurrency } from '../validate.js';
+import { prepareReportFile, summarize, writeReport } from '../../import/report.js';
+import { parseConcurrency } from '../../validate.js';
 
 export interface ImportOptions {
   format?: string;
@@ -95,7 +95,8 @@ export function runFor(kind: ImportKind): { run: Run<ImportOptions> } {
       const where = file === '-' ? 'stdin' : file;
       parseConcurrency(opts.concurrency);
       const given = parseFormatOption(opts.format);
-      const out = explicitOutput(ctx) ? await ctx.output() : undefined;
+      const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT;
+      const out = requested !== undefined && requested !== '' ? await ctx.output() : undefined;
       const text = await readSource(file, ctx.io.stdin, ctx.io.stdinIsTTY);
       const format = given ?? (file === '-' ? undefined : formatFromName(file)) ?? sniffFormat(text);
       const source = parseSource(text, format);
@@ -109,7 +110,7 @@ export function runFor(kind: ImportKind): { run: Run<ImportOptions> } {
           : await validateAndRun(ctx, validateRows(kind, source), (api) => unitTarget(api, kind), kind, opts, where);
 
       const { records } = result;
-      await writeReport(ctx, records, { file: opts.report, users: kind === 'users', out });
+      await writeReport(records, { file: opts.report, users: kind === 'users', out, quiet: ctx.globals.quiet ?? false, err: (t) => ctx.io.err(t) });
       if (!ctx.globals.quiet) ctx.io.err(summarize(records, opts.dryRun ?? false, (ctx.clock.now() - started) / 1000));
       if (result.fatal) throw result.fatal;
       const bad = records.filter((r) => r.outcome === 'failed' || r.outcome === 'would-fail' || r.outcome === 'not-attempted');

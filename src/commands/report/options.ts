@@ -6,7 +6,7 @@ import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { DEFAULT_MIN_OVERSPEED_S, localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
-import { parseConcurrency } from '../validate.js';
+import { parseConcurrency } from '../../validate.js';
 
 export interface ReportOptions {
   group?: string;

@@ -1,8 +1,7 @@
 import { createUser, USER_TYPES, type NewUser } from '../../api/users.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
 import { requireFlags, valueOrAsk } from '../../io/prompt.js';
-import { parsePhone, requireText } from '../validate.js';
-import { parseEmail, parseUserType } from './validate.js';
+import { parseEmail, parsePhone, parseUserType, requireText } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';
 

@@ -1,6 +1,6 @@
 import { getUser } from '../../api/users.js';
 import { renderRaw, renderRecord } from '../../io/output.js';
-import { parseId } from '../validate.js';
+import { parseId } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';
 

@@ -1,6 +1,6 @@
 import { listUsers } from '../../api/users.js';
 import { renderList, renderRaw } from '../../io/output.js';
-import { parseUserType } from './validate.js';
+import { parseUserType } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';
 
