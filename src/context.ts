@@ -13,6 +13,9 @@ import type { SecretStore } from './auth/store/index.js';
 import type { Api } from './api/client.js';
 import type { HttpClient } from './api/http.js';
 import type { Session } from './auth/session.js';
+import type { Settings } from './settings.js';
+
+export type { Settings };
 
 /** Options every command accepts (commander's optsWithGlobals()). */
 export interface GlobalOptions {
@@ -37,19 +40,6 @@ export interface GlobalOptions {
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
-}
-
-/** Settings after flags, environment, profile and defaults are merged. */
-export interface Settings {
-  profile: string;
-  baseUrl?: string;
-  shareUrl?: string;
-  clientId: string;
-  timeoutMs: number;
-  retries: number;
-  credentialStore: 'auto' | 'keychain' | 'file';
-  output?: string;
-  sandbox: boolean;
 }
 
 export interface Context {
@@ -125,13 +115,14 @@ export function createContext(
     settings: () =>
       once('settings', async () => {
         const { resolveSettings } = await import('./settings.js');
-        return resolveSettings(ctx);
+        const profile = ctx.profileName();
+        return resolveSettings({ globals: ctx.globals, env, profile, stored: (await ctx.config()).read(profile) });
       }),
 
     baseUrl: () =>
       once('baseUrl', async () => {
         const { resolveBaseUrl } = await import('./settings.js');
-        return resolveBaseUrl(ctx);
+        return resolveBaseUrl(await ctx.settings(), ctx.paths().dataDir, (close) => ctx.onDispose(close));
       }),
 
     secrets: () =>

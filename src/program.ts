@@ -26,36 +26,39 @@ import { registerCompletion } from './commands/completion/index.js';
 import { registerMap } from './commands/map/index.js';
 import { registerAlias } from './commands/alias/index.js';
 import { registerExtension } from './commands/extension/index.js';
+import { COMMAND_GROUPS } from './commands/names.js';
+
+export { COMMAND_NAMES } from './commands/names.js';
 
 type Register = (program: Command, ctx: Context) => void;
 
-/** Every top-level command (with aliases) and the function that defines it and its subtree, in help order. */
-export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Register }> = [
-  { names: ['login', 'logout', 'token'], register: registerAuth },
-  { names: ['config'], register: registerConfig },
-  { names: ['devices'], register: (p, c) => registerUnits(p, c, 'devices') },
-  { names: ['sensors'], register: (p, c) => registerUnits(p, c, 'sensors') },
-  { names: ['users'], register: registerUsers },
-  { names: ['groups'], register: registerGroups },
-  { names: ['shares'], register: registerShares },
-  { names: ['units'], register: registerAllUnits },
-  { names: ['api'], register: registerApi },
-  { names: ['sandbox'], register: registerSandbox },
-  { names: ['history'], register: registerHistory },
-  { names: ['report'], register: registerReport },
-  { names: ['watch'], register: registerWatch },
-  { names: ['wait'], register: registerWait },
-  { names: ['apply'], register: registerApply },
-  { names: ['export'], register: registerExport },
-  { names: ['map'], register: registerMap },
-  { names: ['alias'], register: registerAlias },
-  { names: ['extension'], register: registerExtension },
-  { names: ['completion', '__complete', '__gen'], register: registerCompletion },
-  { names: ['help'], register: registerHelp },
-];
+/** The function that defines each top-level command (by its first name in COMMAND_GROUPS) and its subtree. */
+const REGISTER: Record<(typeof COMMAND_GROUPS)[number][0], Register> = {
+  login: registerAuth,
+  config: registerConfig,
+  devices: (p, c) => registerUnits(p, c, 'devices'),
+  sensors: (p, c) => registerUnits(p, c, 'sensors'),
+  users: registerUsers,
+  groups: registerGroups,
+  shares: registerShares,
+  units: registerAllUnits,
+  api: registerApi,
+  sandbox: registerSandbox,
+  history: registerHistory,
+  report: registerReport,
+  watch: registerWatch,
+  wait: registerWait,
+  apply: registerApply,
+  export: registerExport,
+  map: registerMap,
+  alias: registerAlias,
+  extension: registerExtension,
+  completion: registerCompletion,
+  help: registerHelp,
+};
 
-/** Every top-level command name: what an alias may not shadow, and what is never an alias or extension. */
-export const COMMAND_NAMES: readonly string[] = TOP_LEVEL.flatMap((c) => c.names);
+/** Every top-level command (with aliases) and the function that defines it and its subtree, in help order. */
+export const TOP_LEVEL: ReadonlyArray<{ names: readonly string[]; register: Register }> = COMMAND_GROUPS.map((names) => ({ names, register: REGISTER[names[0]] }));
 
 /** Commands that read the whole tree: help and completion. */
 const TREE_READERS = new Set(['help', 'completion', '__complete', '__gen']);

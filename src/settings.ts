@@ -5,17 +5,34 @@
  */
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
-import type { Context, Settings } from './context.js';
-import { DEFAULTS, parseDurationMs, validateSetting } from './config/index.js';
+import { DEFAULTS, parseDurationMs, validateSetting, type ProfileSettings } from './config/index.js';
+
+/** Settings after flags, environment, profile and defaults are merged. */
+export interface Settings {
+  profile: string;
+  baseUrl?: string;
+  shareUrl?: string;
+  clientId: string;
+  timeoutMs: number;
+  retries: number;
+  credentialStore: 'auto' | 'keychain' | 'file';
+  output?: string;
+  sandbox: boolean;
+}
+
+/** What settings are made of: the global flags that set them, the environment, and the profile's stored values. */
+export interface SettingSources {
+  globals: { readonly baseUrl?: string; readonly sandbox?: boolean; readonly timeout?: string; readonly retries?: string };
+  env: NodeJS.ProcessEnv;
+  profile: string;
+  stored: ProfileSettings;
+}
 
 function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }
 
-export async function resolveSettings(ctx: Context): Promise<Settings> {
-  const { globals, env } = ctx;
-  const profile = ctx.profileName();
-  const stored = (await ctx.config()).read(profile);
+export function resolveSettings({ globals, env, profile, stored }: SettingSources): Settings {
   const pick = (flag: string | undefined, envName: string, key: keyof typeof stored): string | undefined =>
     flag ?? (env[envName] || undefined) ?? stored[key];
 
@@ -37,23 +54,23 @@ export async function resolveSettings(ctx: Context): Promise<Settings> {
   };
 }
 
-export async function resolveBaseUrl(ctx: Context): Promise<string> {
-  const settings = await ctx.settings();
-  if (settings.sandbox) return startEmbeddedSandbox(ctx);
+/** The service's address; with --sandbox, an embedded sandbox's, keeping its state under `dataDir` and closed by `onDispose`. */
+export async function resolveBaseUrl(settings: Settings, dataDir: string, onDispose: (close: () => Promise<void>) => void): Promise<string> {
+  if (settings.sandbox) return startEmbeddedSandbox(dataDir, onDispose);
   if (settings.baseUrl) return settings.baseUrl;
   throw new UsageError('no service address is set for this profile', {
     hint: `Set one with: trackctl config set base-url https://… ${settings.profile === 'default' ? '' : `-p ${settings.profile} `}(or try --sandbox)`,
   });
 }
 
-async function startEmbeddedSandbox(ctx: Context): Promise<string> {
+async function startEmbeddedSandbox(dataDir: string, onDispose: (close: () => Promise<void>) => void): Promise<string> {
   const { startSandbox } = await import('./sandbox/index.js');
   const sandbox = await startSandbox({
     port: 0,
     host: '127.0.0.1',
-    stateFile: join(ctx.paths().dataDir, 'sandbox-state.json'),
+    stateFile: join(dataDir, 'sandbox-state.json'),
     quiet: true,
   });
-  ctx.onDispose(() => sandbox.close());
+  onDispose(() => sandbox.close());
   return sandbox.url;
 }

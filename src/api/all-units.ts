@@ -1,7 +1,7 @@
 /** GET /all-units/ (unversioned: session cookie): every unit and user of the account in four collections. */
 import { ApiError } from '../errors.js';
 import type { Api } from './client.js';
-import { excerpt, parseJsonObject } from './client.js';
+import { excerpt, parseJsonObject } from './reply.js';
 import type { Unit, User } from './types.js';
 import { collectionValues, tolerantUnit, tolerantUser } from './tolerant.js';
 

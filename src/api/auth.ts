@@ -4,7 +4,7 @@
  */
 import { ApiError, AuthError } from '../errors.js';
 import type { HttpClient, HttpResponse } from './http.js';
-import { parseJsonObject, excerpt } from './client.js';
+import { excerpt, parseJsonObject } from './reply.js';
 
 export interface TokenReply {
   token_type: string;

@@ -8,7 +8,7 @@ import { defaultShareUrl } from '../config/schema.js';
 import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
 import { sanitizeText } from '../io/sanitize.js';
-import { errorInSuccess, errorReplyError } from './tolerant.js';
+import { excerpt, parseJsonObject } from './reply.js';
 
 export type { AuthMode };
 
@@ -96,28 +96,6 @@ class ServiceApi implements Api {
 function drain(res: { body?: unknown }): void {
   const body = res.body as { resume?: () => void } | undefined;
   if (body && typeof body.resume === 'function') body.resume();
-}
-
-export function parseJsonObject(res: HttpResponse): Record<string, unknown> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(res.text);
-  } catch {
-    throw new ApiError(`the service sent a reply that is not JSON (status ${res.status}): ${excerpt(res.text)}`, res.status);
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    throw new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${excerpt(res.text)}`, res.status);
-  }
-  // A 2xx whose body is an error: a failure with the service's own words, never an empty success.
-  const failure = errorInSuccess(parsed as Record<string, unknown>);
-  if (failure !== undefined) throw errorReplyError(res.status, failure, (s) => excerpt(s, 300));
-  return parsed as Record<string, unknown>;
-}
-
-export function excerpt(text: string, max = 120): string {
-  const flat = sanitizeText(text).replace(/\s+/g, ' ').trim();
-  if (flat === '') return '(empty body)';
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }
 
 /** The service's error message: our sandbox sends {error, message, field}; anything else is excerpted. */

@@ -5,7 +5,7 @@
 import { ApiError, NotFoundError } from '../errors.js';
 import { collectionValues, tolerantRecord, toNumber } from './tolerant.js';
 import type { HttpResponse } from './http.js';
-import { excerpt, parseJsonObject } from './client.js';
+import { excerpt, parseJsonObject } from './reply.js';
 
 export interface Listed<T> {
   records: T[];

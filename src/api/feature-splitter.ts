@@ -5,8 +5,7 @@
  * a feature's bytes, with its text, its parsed feature and its point made on first use.
  */
 import { ApiError } from '../errors.js';
-import { excerpt } from './client.js';
-import type { HistoryItem } from './history.js';
+import { excerpt } from './reply.js';
 import { PointReader } from './report-point.js';
 import type { ReportFeature, ReportPoint } from './types.js';
 import { collectionValues, errorInSuccess, errorReplyError, tolerantFeature } from './tolerant.js';
@@ -23,6 +22,14 @@ function parseFeature(text: string, status: number): ReportFeature {
     throw new ApiError(`the history reply holds a report of an unexpected shape (status ${status}): ${excerpt(text)}`, status);
   }
   return tolerantFeature(value as ReportFeature);
+}
+
+/** One report: its text as the service sent it, and the parsed feature (both made on first use when cut from a reply). */
+export interface HistoryItem {
+  text: string;
+  feature: ReportFeature;
+  /** The text holds no line break, DEL or C1 control: it may be printed as is on one line. */
+  verbatim: boolean;
 }
 
 /**

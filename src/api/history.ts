@@ -9,10 +9,10 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { NetworkError } from '../errors.js';
 import type { Api } from './client.js';
-import { FeatureSplitter, Report } from './feature-splitter.js';
-import { REPORT_TYPES, type ReportFeature } from './types.js';
+import { FeatureSplitter, Report, type HistoryItem } from './feature-splitter.js';
+import { REPORT_TYPES } from './types.js';
 
-export { FeatureSplitter, Report } from './feature-splitter.js';
+export { FeatureSplitter, Report, type HistoryItem } from './feature-splitter.js';
 
 export interface HistoryQuery {
   from?: number;
@@ -20,14 +20,6 @@ export interface HistoryQuery {
   /** Only reports received after this time (late arrivals with older dates included). */
   lastQueryTime?: number;
   reportTypes?: readonly string[];
-}
-
-/** One report: its text as the service sent it, and the parsed feature (both made on first use when cut from a reply). */
-export interface HistoryItem {
-  text: string;
-  feature: ReportFeature;
-  /** The text holds no line break, DEL or C1 control: it may be printed as is on one line. */
-  verbatim: boolean;
 }
 
 export interface HistoryReply {

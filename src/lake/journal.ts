@@ -6,7 +6,16 @@
  * run fetches those reports again.
  */
 import type { LakeStorage } from './storage.js';
-import type { LakeJournal } from './target.js';
+
+/** The checkpoint's side of exactly-once: absent without --checkpoint. */
+export interface LakeJournal {
+  /** Records the keys about to be published, durably, before the first is. */
+  publishing(keys: readonly string[]): Promise<void>;
+  /** Every part is published and every unit acked: clears the record in the save that carries the units. */
+  published(): Promise<void>;
+  /** The published parts were removed again after a failure: clears the record. */
+  rolledBack(): Promise<void>;
+}
 
 export interface LakePending {
   run: string;

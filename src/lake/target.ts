@@ -23,8 +23,8 @@ import type { HistorySink } from '../io/geo/sink.js';
 import { fileIO } from '../io/outdir.js';
 import { SpoolFile } from '../io/spool.js';
 import type { IO } from '../io/streams.js';
+import type { LakeJournal } from './journal.js';
 import { byDate, partitionOf, partKey, type LakePartition } from './layout.js';
-import type { Target } from '../runs/targets.js';
 import type { LakeStorage, StagedPart } from './storage.js';
 
 /** Reports handed to a part's sink at a time. */
@@ -37,16 +37,6 @@ export interface LakeSettings {
   ext: string;
   maxFileBytes: number;
   runId: string;
-}
-
-/** The checkpoint's side of exactly-once: absent without --checkpoint. */
-export interface LakeJournal {
-  /** Records the keys about to be published, durably, before the first is. */
-  publishing(keys: readonly string[]): Promise<void>;
-  /** Every part is published and every unit acked: clears the record in the save that carries the units. */
-  published(): Promise<void>;
-  /** The published parts were removed again after a failure: clears the record. */
-  rolledBack(): Promise<void>;
 }
 
 /** What the fleet loop needs of a unit (the same shape as its other targets). */
@@ -208,15 +198,4 @@ export class LakeTarget {
     if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
     await this.opts.storage.close();
   }
-}
-
-/** The lake as a fleet run's target: units land together when end() publishes them (runs/delivery.ts saves them then). */
-export function lakeRunTarget(lake: LakeTarget): Target {
-  return {
-    lands: 'run',
-    unit: (s) => lake.unit(s),
-    acknowledge: async () => undefined,
-    end: () => lake.end(),
-    cleanup: () => lake.cleanup(),
-  };
 }

@@ -9,6 +9,7 @@ import { acknowledge, deliveryFailure, unreadBound, type Unread } from '../io/st
 import type { HistorySink, UnitGroupedSink } from '../io/geo/sink.js';
 import type { OutDir } from '../io/outdir.js';
 import type { Spool } from '../io/spool.js';
+import type { LakeTarget } from '../lake/target.js';
 import type { SavePolicy } from './delivery.js';
 
 /** What a target needs of a unit. */
@@ -203,4 +204,15 @@ export class DirTarget implements Target {
   async acknowledge(): Promise<void> {}
   async end(): Promise<void> {}
   async cleanup(): Promise<void> {}
+}
+
+/** The lake as a fleet run's target: units land together when end() publishes them (runs/delivery.ts saves them then). */
+export function lakeRunTarget(lake: LakeTarget): Target {
+  return {
+    lands: 'run',
+    unit: (s) => lake.unit(s),
+    acknowledge: async () => undefined,
+    end: () => lake.end(),
+    cleanup: () => lake.cleanup(),
+  };
 }

@@ -124,3 +124,26 @@ export class ChunkBuffer {
     return chunk === '' ? Promise.resolve() : this.write(chunk);
   }
 }
+
+/** What a route accepts: `v2` a bearer token or the session cookie, `session` the cookie only, `none` anyone. */
+export type AuthRule = 'none' | 'v2' | 'session';
+
+export interface Route {
+  method: string;
+  /** Segments; `:name` matches one segment, a final `*rest` matches the remainder. */
+  pattern: string;
+  auth: AuthRule;
+  handler: Handler;
+}
+
+/** One request as the sandbox logged it (GET /_sandbox/requests). */
+export interface RequestLogEntry {
+  time: number;
+  method: string;
+  path: string;
+  status: number;
+  auth: { bearer: boolean; cookie: boolean; sub?: string };
+  body?: unknown;
+  /** The fault injected into this request, if any (drop entries have status 0). */
+  fault?: string;
+}

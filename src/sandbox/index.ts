@@ -3,7 +3,8 @@
  * Service interface (see docs/sandbox.md). Layered routes → service → store.
  */
 export { startSandbox } from './server.js';
-export type { Sandbox, RequestLogEntry } from './server.js';
+export type { Sandbox } from './server.js';
+export type { RequestLogEntry } from './http.js';
 export type { SandboxOptions } from './options.js';
 export { DEMO_ACCOUNT } from './seed.js';
 export { BENCH_UNIT_ID } from './handlers/history.js';

@@ -3,23 +3,13 @@
  * `v2`: bearer token or session cookie. `session`: session cookie only (the unversioned
  * endpoints). `none`: token endpoint and cookie sign-in.
  */
-import type { Handler } from './http.js';
+import type { Route } from './http.js';
 import { shareRoutes } from './handlers/shares.js';
 import { groupRoutes } from './handlers/groups.js';
 import { userRoutes } from './handlers/users.js';
 import { unitRoutes } from './handlers/units.js';
 import { authRoutes } from './handlers/auth.js';
 import { historyRoutes } from './handlers/history.js';
-
-export type AuthRule = 'none' | 'v2' | 'session';
-
-export interface Route {
-  method: string;
-  /** Segments; `:name` matches one segment, a final `*rest` matches the remainder. */
-  pattern: string;
-  auth: AuthRule;
-  handler: Handler;
-}
 
 export const ROUTES: Route[] = [
   ...authRoutes,

@@ -9,8 +9,8 @@ import { SandboxError, unauthorized } from './errors.js';
 import { FaultInjector, type FaultDecision, parseFaults } from './faults.js';
 import { control } from './handlers/control.js';
 import { truthReply } from './handlers/truth.js';
-import { errorReply, json, parseBody, readBody, type Reply, waitDrain } from './http.js';
-import { resolve, type Route } from './routes.js';
+import { errorReply, json, parseBody, readBody, type Reply, type RequestLogEntry, type Route, waitDrain } from './http.js';
+import { resolve } from './routes.js';
 import { SESSION_COOKIE, verifyAccessToken, verifySession } from './service/auth.js';
 import { Db } from './service/db.js';
 import { warmUnitCache } from './service/views.js';
@@ -18,17 +18,6 @@ import { createInitialState } from './seed.js';
 import { FileStore, MemoryStore } from './store.js';
 import type { Principal } from './types.js';
 import { validateOptions, type SandboxOptions } from './options.js';
-
-export interface RequestLogEntry {
-  time: number;
-  method: string;
-  path: string;
-  status: number;
-  auth: { bearer: boolean; cookie: boolean; sub?: string };
-  body?: unknown;
-  /** The fault injected into this request, if any (drop entries have status 0). */
-  fault?: string;
-}
 
 export interface Sandbox {
   url: string;

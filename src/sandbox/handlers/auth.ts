@@ -1,6 +1,6 @@
 /** POST/GET /v2/access-token/ (password and refresh grants), POST /api/login/, GET /login/. */
 import { json, ok } from '../http.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../http.js';
 import { loginData, passwordGrant, refreshGrant, SESSION_COOKIE, sessionLogin } from '../service/auth.js';
 import { findUser } from '../service/users.js';
 

@@ -4,8 +4,7 @@
  */
 import { depotsText } from '../depots.js';
 import { badRequest, notFound, SandboxError } from '../errors.js';
-import { json, type TextReply } from '../http.js';
-import type { RequestLogEntry } from '../server.js';
+import { json, type RequestLogEntry, type TextReply } from '../http.js';
 import { objectBody } from '../validate.js';
 
 export interface ControlDeps {

@@ -1,6 +1,6 @@
 /** /v2/groups/ — membership and viewer replies wrap the group in an extra `result` level, as the interface shows. */
 import { json, ok, type RequestCtx, type TextReply } from '../http.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../http.js';
 import type { GroupEntry } from '../types.js';
 import { pathId, pathIdList } from '../validate.js';
 import { createGroup, deleteGroup, findGroup, listGroups, patchGroup, setGroupMembers, setGroupViewers } from '../service/groups.js';

@@ -6,7 +6,7 @@ import { badRequest, invalidValue, notFound } from '../errors.js';
 import { dayOf, planDay } from '../drive.js';
 import { featureJson, MAX_DELAY, movingAt, receivedOf, REPORT_TYPES, reportDates, reportFromPlan } from '../history.js';
 import { ChunkBuffer, type RequestCtx, type StreamReply } from '../http.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../http.js';
 import { pathId } from '../validate.js';
 
 /** A unit that exists only for history benchmarks: its reports are numbered, not stored. */

@@ -1,6 +1,6 @@
 /** /v2/location-shares/ */
 import { json, ok, type RequestCtx } from '../http.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../http.js';
 import { keyed, shareView } from '../service/views.js';
 import { createShare, deleteShare, findShare, listShares, patchShare } from '../service/shares.js';
 

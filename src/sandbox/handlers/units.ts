@@ -1,6 +1,6 @@
 /** /v2/devices/ and /v2/sensors/ (same shape; each only sees its own deviceCategory) and GET /all-units/. */
 import { json, ok, rawJson, type RequestCtx, type TextReply } from '../http.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../http.js';
 import type { UnitEntry } from '../types.js';
 import { pathId, pathIdList } from '../validate.js';
 import type { Db } from '../service/db.js';

@@ -1,6 +1,6 @@
 /** Users: POST /v2/users/, unversioned GET /users/ and /users/<uid>, singular DELETE /v2/user/<uid>, membership. */
 import { json, ok, type RequestCtx, type TextReply } from '../http.js';
-import type { Route } from '../routes.js';
+import type { Route } from '../http.js';
 import { pathId, pathIdList } from '../validate.js';
 import { createUser, deleteUser, findUser, listUsers, setUserGroups } from '../service/users.js';
 import { keyed, userView } from '../service/views.js';
