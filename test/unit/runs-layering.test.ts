@@ -82,3 +82,29 @@ test('the lower layers (api, auth, config, fleet, import, io, lake, reports, run
   assert.deepEqual(files.flatMap(violations), [], 'nor loads commands/ or context.ts');
 });
 
+
+/** Every module a source text names: its imports and re-exports, type-only ones included, and import() of a literal. */
+function namedModules(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push(m[1] as string);
+  for (const m of text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1] as string);
+  return out;
+}
+
+test('imports run one way: no module of src/ reaches itself again through what it names (types included)', () => {
+  const files = sources(SRC);
+  const edges = new Map(files.map((f) => [f, namedModules(readFileSync(f, 'utf8')).flatMap((s) => resolveTs(f, s) ?? [])]));
+  const circles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (file: string, path: string[]): void => {
+    state.set(file, 'open');
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') circles.push([...path.slice(path.indexOf(next)), next].map((f) => relative(ROOT, f)).join(' -> '));
+      else if (!state.has(next)) visit(next, [...path, next]);
+    }
+    state.set(file, 'done');
+  };
+  for (const f of files) if (!state.has(f)) visit(f, [f]);
+  assert.ok(files.length >= 200, `modules: ${files.length}`);
+  assert.deepEqual(circles, []);
+});
