@@ -1,113 +1,16 @@
 /**
  * A history reply cut into its reports as the body arrives: FeatureSplitter finds each
  * feature's bytes in `{"features":[…],"success":…}` wherever the chunks are cut, and checks
- * them (by one regular expression, or by the point reader on the report path); Report holds
- * a feature's bytes, with its text, its parsed feature and its point made on first use.
+ * them (by one regular expression, feature-match.ts, or by the point reader on the report
+ * path); each becomes a Report (report-item.ts).
  */
 import { ApiError } from '../errors.js';
+import { clean, matchFeature } from './feature-match.js';
 import { excerpt } from './reply.js';
 import { PointReader } from './report-point.js';
-import type { ReportFeature, ReportPoint } from './types.js';
-import { collectionValues, errorInSuccess, errorReplyError, tolerantFeature } from './tolerant.js';
-
-function parseFeature(text: string, status: number): ReportFeature {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new ApiError(`the history reply holds a report that is not valid JSON (status ${status}): ${(err as Error).message}: ${excerpt(text)}`, status);
-  }
-  const props = (value as { properties?: unknown } | null)?.properties;
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof props !== 'object' || props === null) {
-    throw new ApiError(`the history reply holds a report of an unexpected shape (status ${status}): ${excerpt(text)}`, status);
-  }
-  return tolerantFeature(value as ReportFeature);
-}
-
-/** One report: its text as the service sent it, and the parsed feature (both made on first use when cut from a reply). */
-export interface HistoryItem {
-  text: string;
-  feature: ReportFeature;
-  /** The text holds no line break, DEL or C1 control: it may be printed as is on one line. */
-  verbatim: boolean;
-}
-
-/**
- * One report as cut out of the body: where its bytes lie, with its text and its parsed
- * feature made on first use (ndjson and geojson need neither: see reportBytes).
- */
-export class Report implements HistoryItem {
-  private textValue: string | undefined;
-  private featureValue: ReportFeature | undefined;
-
-  constructor(
-    /** The bytes the report was cut from (a chunk of the body, or the joined chunks it spanned). */
-    readonly source: Buffer,
-    readonly start: number,
-    readonly end: number,
-    readonly verbatim: boolean,
-    /** The bytes were checked to be a JSON object whose `properties` is an object: parsing them cannot fail. */
-    readonly checked: boolean,
-    private readonly status: number,
-    /** Read with the bytes when the splitter reads points. */
-    private readonly pointValue?: ReportPoint,
-  ) {}
-
-  get text(): string {
-    return (this.textValue ??= this.source.toString('utf8', this.start, this.end));
-  }
-
-  get feature(): ReportFeature {
-    return (this.featureValue ??= parseFeature(this.text, this.status));
-  }
-
-  /** What the report algorithms read: read with the bytes when the splitter reads points (see report-point.ts), else of the parsed feature. */
-  get point(): ReportPoint {
-    return this.pointValue ?? this.feature;
-  }
-}
-
-
-/*
- * The fast path of the splitter: a feature checked and cut out by one regular expression, run
- * natively over the chunk (as latin1 text, one character per byte). It matches a complete JSON
- * object, nested at most three deep, with exactly one `properties` member whose value is an
- * object and no escapes in its member names: what parseFeature would accept. Bytes from 0x80
- * are string content to it, as they are to JSON.parse after UTF-8 decoding (a multi-byte
- * character or U+FFFD; neither is a quote, backslash or control). Anything else (deeper, an
- * escaped name, malformed, or cut off by the chunk's end) goes the byte-by-byte way and is parsed.
- */
-const WS = '[ \\t\\n\\r]*';
-const CHARS = '[^"\\\\\\x00-\\x1f]*';
-const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
-const SCALAR = `${STRING}|-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?|true|false|null`;
-const jsonObject = (depth: number): string => `\\{${WS}(?:${STRING}${WS}:${WS}${jsonValue(depth - 1)}${WS}(?:,${WS}(?=")|(?=\\})))*\\}`;
-const jsonValue = (depth: number): string =>
-  depth === 0 ? `(?:${SCALAR})` : `(?:${SCALAR}|${jsonObject(depth)}|\\[${WS}(?:${jsonValue(depth - 1)}${WS}(?:,${WS}(?!\\])|(?=\\])))*\\])`;
-const MEMBER = `"(?!properties")${CHARS}"${WS}:${WS}${jsonValue(2)}`;
-const FEATURE_SOURCE = `\\{${WS}(?:${MEMBER}${WS},${WS})*"properties"${WS}:${WS}${jsonObject(2)}(?:${WS},${WS}${MEMBER})*${WS}\\}`;
-let featureRe: RegExp | undefined;
-
-/** The end of the checked feature that begins at `at` in `text`, or -1. */
-function matchFeature(text: string, at: number): number {
-  const re = (featureRe ??= new RegExp(FEATURE_SOURCE, 'y'));
-  re.lastIndex = at;
-  try {
-    return re.test(text) ? re.lastIndex : -1;
-  } catch {
-    return -1; // the expression's backtracking stack ran out: the slow way decides
-  }
-}
-
-/** No \n, \r, DEL or C1 control (U+0080–U+009F: 0xC2 then 0x80–0x9F) in the bytes; a 0xC2 at the end counts as one. */
-function clean(chunk: Buffer): boolean {
-  if (chunk.indexOf(0x0a) >= 0 || chunk.indexOf(0x0d) >= 0 || chunk.indexOf(0x7f) >= 0) return false;
-  for (let i = chunk.indexOf(0xc2); i >= 0; i = chunk.indexOf(0xc2, i + 1)) {
-    const next = chunk[i + 1];
-    if (next === undefined || (next >= 0x80 && next <= 0x9f)) return false;
-  }
-  return true;
-}
+import { Report } from './report-item.js';
+import type { ReportPoint } from './types.js';
+import { collectionValues, errorInSuccess, errorReplyError } from './tolerant.js';
 
 const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
 const [QUOTE, BACKSLASH, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];

@@ -9,10 +9,12 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { NetworkError } from '../errors.js';
 import type { Api } from './client.js';
-import { FeatureSplitter, Report, type HistoryItem } from './feature-splitter.js';
+import { FeatureSplitter } from './feature-splitter.js';
+import { Report, type HistoryItem } from './report-item.js';
 import { REPORT_TYPES } from './types.js';
 
-export { FeatureSplitter, Report, type HistoryItem } from './feature-splitter.js';
+export { FeatureSplitter } from './feature-splitter.js';
+export { Report, type HistoryItem } from './report-item.js';
 
 export interface HistoryQuery {
   from?: number;
