@@ -177,6 +177,33 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       await d.page.close();
     });
 
+    await t.test('units through a day (every 3 h, the sandbox clock set): labels and markers stay readable', async () => {
+      // Where the demo fleet stands, and so where labels fall, changes with the hour: the page is
+      // drawn from the fleet at eight moments of one day (night at the depots, the working day).
+      const base = Date.parse('2026-11-26T01:30:00Z');
+      const unreadable: string[] = [];
+      try {
+        for (let k = 0; k < 8; k++) {
+          const ms = base + k * 3 * HOUR * 1000;
+          h.sandbox.setNow(ms);
+          const records = await h.json<UnitRecord[]>(['units', '-o', 'json']);
+          const file = join(dir, `units-${k}.html`);
+          writeFileSync(file, [...buildUnitsPage(records, { nowMs: ms, staleS: DAY })].join(''));
+          const d = await openMap(browser, file, `map-units-${k}`);
+          assertClean(d);
+          try {
+            await assertUnitsReadable(d.page, d.dom.units);
+          } catch (err) {
+            unreadable.push(`${new Date(ms).toISOString()}: ${(err as Error).message.split('\n')[0]}`);
+          }
+          await d.page.close();
+        }
+      } finally {
+        h.sandbox.setNow(T0 * 1000);
+      }
+      assert.deepEqual(unreadable, []);
+    });
+
     await t.test('text from the service stays text (a unit named like markup)', async () => {
       const evil = '<img src=x onerror="document.body.dataset.pwned=1"></script><b>Van';
       const renamed = await h.run(['devices', 'update', '2006', '--name', evil]);
