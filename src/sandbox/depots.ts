@@ -3,7 +3,7 @@
  * around the yard where its vehicles park and its sensors sit, named by where it lies in
  * town; two of them carry a `speedLimit` (km/h) for `report overspeed --geofence`.
  */
-import { DEPOTS, depotAt } from './drive.js';
+import { DEPOTS, depotAt } from './unit-profile.js';
 
 /** Half the yard's size in degrees: about 170 m each way, so the sensors (within ~110 m) and every parked fix fall inside. */
 const HALF_LAT = 0.0015;

@@ -18,10 +18,11 @@
  *   A report is visible once received <= now.
  * A report is identified by its date (no unit has two reports in one second).
  */
-import { centreFor, DAY, dayOf, type DayPlan, kindOf, MOVE_STEP, planDay, type Segment, type Stop } from './drive.js';
+import { planDay, type DayPlan, type Segment, type Stop } from './drive.js';
+import { centreFor, DAY, dayOf, kindOf, MOVE_STEP } from './unit-profile.js';
 import { hash32, unit } from './prng.js';
 
-export { centreFor } from './drive.js';
+export { centreFor } from './unit-profile.js';
 
 /** Share of reports received late: parked units often hold reports back (power saving) and send them in a batch. */
 export const LATE_RATE_MOVING = 0.03;

@@ -3,7 +3,8 @@
  * Streams `{features: [...], success}`, generating reports on the fly in ~64 KB chunks with backpressure.
  */
 import { badRequest, invalidValue, notFound } from '../errors.js';
-import { dayOf, planDay } from '../drive.js';
+import { planDay } from '../drive.js';
+import { dayOf } from '../unit-profile.js';
 import { featureJson, MAX_DELAY, movingAt, receivedOf, REPORT_TYPES, reportDates, reportFromPlan } from '../history.js';
 import { ChunkBuffer, type RequestCtx, type StreamReply } from '../http.js';
 import type { Route } from '../http.js';

@@ -4,7 +4,8 @@
  * generated from, so tests can check what trackctl computes from the history. Not part
  * of the service's interface: a control endpoint (no auth, never faulted, not logged).
  */
-import { DAY, dayOf, type DayPlan, drivingStepOf, kindOf, planDay, type SilenceKind, type Stop, type Trip } from '../drive.js';
+import { planDay, type DayPlan, type SilenceKind, type Stop, type Trip } from '../drive.js';
+import { DAY, dayOf, drivingStepOf, kindOf } from '../unit-profile.js';
 import { badRequest, invalidValue, notFound, SandboxError } from '../errors.js';
 import { datesIn, jumpOf, PARK_PERIOD, parkedSpeedFix, reportDates, reportFromPlan } from '../history.js';
 import { json, type TextReply } from '../http.js';
