@@ -5,7 +5,8 @@
 import { badRequest, invalidValue, notFound } from '../errors.js';
 import { planDay } from '../drive.js';
 import { dayOf } from '../unit-profile.js';
-import { featureJson, MAX_DELAY, movingAt, receivedOf, REPORT_TYPES, reportDates, reportFromPlan } from '../history.js';
+import { featureJson, REPORT_TYPES, reportFromPlan } from '../history.js';
+import { MAX_DELAY, movingAt, receivedOf, reportDates } from '../report-dates.js';
 import { ChunkBuffer, type RequestCtx, type StreamReply } from '../http.js';
 import type { Route } from '../http.js';
 import { pathId } from '../validate.js';

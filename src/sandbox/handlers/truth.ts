@@ -7,7 +7,8 @@
 import { planDay, type DayPlan, type SilenceKind, type Stop, type Trip } from '../drive.js';
 import { DAY, dayOf, drivingStepOf, kindOf } from '../unit-profile.js';
 import { badRequest, invalidValue, notFound, SandboxError } from '../errors.js';
-import { datesIn, jumpOf, PARK_PERIOD, parkedSpeedFix, reportDates, reportFromPlan } from '../history.js';
+import { jumpOf, parkedSpeedFix, reportFromPlan } from '../history.js';
+import { datesIn, PARK_PERIOD, reportDates } from '../report-dates.js';
 import { json, type TextReply } from '../http.js';
 import type { Db } from '../service/db.js';
 import type { UnitEntry } from '../types.js';

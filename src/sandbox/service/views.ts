@@ -1,5 +1,6 @@
 /** Records as the interface renders them, derived from the stored entries. */
-import { latestValidUntil, latestVisibleK, reportAt, timesOf } from '../history.js';
+import { reportAt } from '../history.js';
+import { latestValidUntil, latestVisibleK, timesOf } from '../report-dates.js';
 import { unit as rnd } from '../prng.js';
 import type { Db } from './db.js';
 import type { GroupEntry, ShareEntry, UnitEntry, UnitRecord, UserEntry } from '../types.js';
