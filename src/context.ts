@@ -15,8 +15,6 @@ import type { HttpClient } from './api/http.js';
 import type { Session } from './auth/session.js';
 import type { Settings } from './settings.js';
 
-export type { Settings };
-
 /** Options every command accepts (commander's optsWithGlobals()). */
 export interface GlobalOptions {
   profile?: string;

@@ -5,7 +5,8 @@
 import { createContext } from './context.js';
 import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
 import { systemIO, type IO } from './io/streams.js';
-import { buildProgram, COMMAND_NAMES, operandIndex } from './program.js';
+import { COMMAND_NAMES } from './commands/names.js';
+import { buildProgram, operandIndex } from './program.js';
 
 declare const __TRACKCTL_VERSION__: string;
 export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';

@@ -28,8 +28,6 @@ import { registerAlias } from './commands/alias/index.js';
 import { registerExtension } from './commands/extension/index.js';
 import { COMMAND_GROUPS } from './commands/names.js';
 
-export { COMMAND_NAMES } from './commands/names.js';
-
 type Register = (program: Command, ctx: Context) => void;
 
 /** The function that defines each top-level command (by its first name in COMMAND_GROUPS) and its subtree. */

@@ -61,10 +61,8 @@ import type { ReportParams } from './params.js';
 import { MAX_HELD, Place } from './place.js';
 import type { Explanation, Segment, TrackerOptions } from './segments.js';
 
-export type { DayPart, Explanation, Segment, StopSegment, TrackerOptions, TripSegment } from './segments.js';
-
 /** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
-export const JITTER_RADII = 3;
+const JITTER_RADII = 3;
 
 /** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
 const ROLL_KM = 1;

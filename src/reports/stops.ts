@@ -8,9 +8,10 @@
  * parked when the window starts begins at its first report).
  */
 import type { ReportPoint } from '../api/types.js';
-import { MotionTracker, type Explanation, type Segment, type StopSegment } from './motion.js';
+import { MotionTracker } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
+import type { Explanation, Segment, StopSegment } from './segments.js';
 import { chain, run, type UnitProcessor } from './stream.js';
 
 export interface Stop {

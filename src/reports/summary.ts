@@ -19,9 +19,10 @@
 import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
 import { MAX_ODOMETER_KMH } from './geo.js';
-import { MotionTracker, type Explanation, type Segment } from './motion.js';
+import { MotionTracker } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
+import type { Explanation, Segment } from './segments.js';
 import { chain, run, type UnitProcessor } from './stream.js';
 import { round } from './trips.js';
 

@@ -12,8 +12,9 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { DEFAULTS, type ReportParams } from './params.js';
-import { MotionTracker, type Explanation, type Segment, type TripSegment } from './motion.js';
+import { MotionTracker } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
+import type { Explanation, Segment, TripSegment } from './segments.js';
 import { chain, run, type UnitProcessor } from './stream.js';
 
 export interface Trip {

@@ -23,8 +23,6 @@ import { hash32, unit } from './prng.js';
 import { datesIn, latestVisibleK, receivedOf, reportDates, type HistoryUnit } from './report-dates.js';
 import { centreFor, DAY, dayOf, kindOf } from './unit-profile.js';
 
-export { centreFor } from './unit-profile.js';
-
 /** Share of a parked vehicle's or phone's fixes that land 15–80 m off and read 5–30 km/h. */
 export const PARK_SPEED_RATE = 0.04;
 /** Share of a vehicle's or phone's days with one jump: a fix 2–15 km off. */

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReportFeature } from '../../src/api/types.js';
-import type { Explanation } from '../../src/reports/motion.js';
+import type { Explanation } from '../../src/reports/segments.js';
 import { DEFAULTS, type ReportParams } from '../../src/reports/params.js';
 import { stops } from '../../src/reports/stops.js';
 import { summary, summaryProcessor } from '../../src/reports/summary.js';
