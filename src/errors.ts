@@ -15,6 +15,8 @@ export const ExitCode = {
   partial: 7,
   timedOut: 8,
   interrupted: 130,
+  /** The reader of stdout went away (`| head`): what a shell reports for a program killed by SIGPIPE. */
+  readerLeft: 141,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -4,7 +4,7 @@
  */
 import { createContext } from './context.js';
 import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
-import { systemIO, type IO } from './io/streams.js';
+import { isReaderGone, systemIO, type IO } from './io/streams.js';
 import { COMMAND_NAMES } from './commands/names.js';
 import { buildProgram, operandIndex } from './program.js';
 
@@ -21,7 +21,8 @@ export async function run(argv: string[]): Promise<never> {
   const io = systemIO();
   const code = await main(argv, io);
   await io.flush();
-  process.exit(code);
+  // A reader that left during the last writes: quiet, as a program killed by SIGPIPE.
+  process.exit(io.readerLeft?.() ? ExitCode.readerLeft : code);
 }
 
 /** `aliases` false: argv is what an alias expanded to (an alias never expands to another). */
@@ -42,8 +43,10 @@ export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.Proc
       program.addHelpText('after', await externalHelp(ctx, COMMAND_NAMES));
     }
     await program.parseAsync(argv, { from: 'user' });
-    return ctx.exitCode;
+    return io.readerLeft?.() ? ExitCode.readerLeft : ctx.exitCode;
   } catch (err) {
+    // The reader went away (`| head`): nothing to say, the shell knows why (exit 141).
+    if (io.readerLeft?.() || isReaderGone(err)) return ExitCode.readerLeft;
     if (isCommanderExit(err)) {
       // commander printed help or its own usage message already.
       return err.exitCode === 0 ? ExitCode.ok : ExitCode.usage;

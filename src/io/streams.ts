@@ -25,6 +25,17 @@ export interface IO {
   err(text: string): void;
   /** Resolves once everything written to stdout and stderr has been handed to the OS. */
   flush(): Promise<void>;
+  /** True once a write to stdout failed because its reader went away (EPIPE). */
+  readerLeft?(): boolean;
+}
+
+/** A failure that means the reader of a pipe went away (EPIPE), as itself or as the cause of a DeliveryError. */
+export function isReaderGone(err: unknown): boolean {
+  for (let e = err; e instanceof Error; e = e.cause) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED') return true;
+  }
+  return false;
 }
 
 export interface ColorEnv {
@@ -253,9 +264,11 @@ export function systemIO(env: NodeJS.ProcessEnv = process.env): IO {
     err: (text) => {
       stderr().write(text.endsWith('\n') ? text : `${text}\n`);
     },
+    readerLeft: () => stdoutReady && isReaderGone(failures.get(process.stdout)),
     // Only the streams written to: creating one to ask would cost what its laziness saves.
     flush: async () => {
-      if (stdoutReady) await drained(process.stdout);
+      // A write's failure (EPIPE) is emitted a tick after the write returned: wait for it to be noted.
+      if (stdoutReady) await drained(process.stdout).then(() => new Promise((resolve) => setImmediate(resolve)));
       if (stderrReady) await drained(process.stderr);
     },
   };

@@ -13,20 +13,25 @@
  *   the moment it became stale (last report + D);
  * - inside=FILE / outside=FILE: the unit's newest position is inside one of the polygons /
  *   outside all of them (a unit with no known position is neither);
- * - battery-below=PCT: the newest known battery level is below PCT.
+ * - battery_low=PCT: the newest known battery level is below PCT.
+ * Names are watch's event names (battery_low, not battery-below, which is still read, as is
+ * `report` for `reporting`), so a script says one word for one thing in both commands.
  * A late report (dated before the newest) changes no state, so only `reporting` can be met by one.
  */
 import { UsageError } from '../errors.js';
 import { inFence, type Fence } from './fences.js';
 import { DEFAULT_WATCH_PARAMS, initialState, observe, type UnitSnapshot, type UnitWatchState, type WatchParams, type WatchReport } from './watch-events.js';
 
-export const CONDITION_NAMES = ['reporting', 'moving', 'stopped', 'stale=D', 'inside=FILE', 'outside=FILE', 'battery-below=PCT'] as const;
+export const CONDITION_NAMES = ['reporting', 'moving', 'stopped', 'stale=D', 'inside=FILE', 'outside=FILE', 'battery_low=PCT'] as const;
+
+/** Earlier or watch's spellings of a condition's name, read as the name. */
+const SPELLINGS: Readonly<Record<string, string>> = { 'battery-below': 'battery_low', battery_below: 'battery_low', 'battery-low': 'battery_low', report: 'reporting' };
 
 export type ConditionSpec =
   | { kind: 'reporting' | 'moving' | 'stopped' }
   | { kind: 'stale'; seconds: number }
   | { kind: 'inside' | 'outside'; file: string }
-  | { kind: 'battery-below'; pct: number };
+  | { kind: 'battery_low'; pct: number };
 
 /** A condition ready to evaluate: a fence file's polygons are loaded. */
 export type Condition = Exclude<ConditionSpec, { file: string }> | { kind: 'inside' | 'outside'; file: string; fences: readonly Fence[] };
@@ -56,7 +61,8 @@ export interface Met {
  */
 export function parseCondition(text: string, duration: (value: string) => number): ConditionSpec {
   const at = text.indexOf('=');
-  const name = (at < 0 ? text : text.slice(0, at)).trim().toLowerCase();
+  const typed = (at < 0 ? text : text.slice(0, at)).trim().toLowerCase();
+  const name = SPELLINGS[typed] ?? typed;
   const value = at < 0 ? undefined : text.slice(at + 1).trim();
   const fail = (why: string): never => {
     throw new UsageError(`invalid --for "${text}": ${why}`, { hint: `Conditions: ${CONDITION_NAMES.join(', ')}` });
@@ -81,14 +87,14 @@ export function parseCondition(text: string, duration: (value: string) => number
     case 'inside':
     case 'outside':
       return { kind: name, file: needs('FILE.geojson') };
-    case 'battery-below': {
+    case 'battery_low': {
       const v = needs('PCT').replace(/%$/, '');
       const pct = /^\d+(?:\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
       if (!(pct > 0 && pct <= 100)) fail('expected a percentage from 1 to 100');
-      return { kind: 'battery-below', pct };
+      return { kind: 'battery_low', pct };
     }
     default:
-      return fail(name === '' ? 'no condition' : `unknown condition "${name}"`);
+      return fail(name === '' ? 'no condition' : `unknown condition "${typed}"`);
   }
 }
 
@@ -100,8 +106,8 @@ export function conditionLabel(c: Condition): string {
     case 'inside':
     case 'outside':
       return `${c.kind}=${c.file}`;
-    case 'battery-below':
-      return `battery-below=${c.pct}`;
+    case 'battery_low':
+      return `battery_low=${c.pct}`;
     default:
       return c.kind;
   }
@@ -179,7 +185,7 @@ export class UnitWait {
       case 'stopped':
         holds = s.motion === c.kind;
         break;
-      case 'battery-below':
+      case 'battery_low':
         holds = s.battery !== null && s.battery < c.pct;
         break;
       case 'inside':

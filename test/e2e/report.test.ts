@@ -108,6 +108,11 @@ describe('report', { timeout: 900_000 }, () => {
     assert.ok((JSON.parse(stops.stdout) as { features: Array<{ geometry: { type: string } }> }).features.every((f) => f.geometry.type === 'Point'));
     const csv = await h.run(['report', 'summary', '--group', '101', '--from', String(FROM), '--to', String(TO), '-o', 'csv']);
     assert.match(csv.stdout.split('\n')[0] ?? '', /^did,name,day,distanceKm,odometerKm,drivingTime,stoppedTime,maxSpeed,trips,firstReport,lastReport,startOdometer,endOdometer/);
+    // Rows by unit, then day: not in the order the units' histories happened to finish.
+    const keys = csv.stdout.trim().split('\n').slice(1).map((l) => l.split(','));
+    assert.ok(new Set(keys.map((k) => k[0])).size > 1, 'several units');
+    const sorted = [...keys].sort((a, b) => Number(a[0]) - Number(b[0]) || String(a[2]).localeCompare(String(b[2])));
+    assert.deepEqual(keys.map((k) => `${k[0]} ${k[2]}`), sorted.map((k) => `${k[0]} ${k[2]}`));
     if (needTool(t, 'xmllint')) {
       const gpx = await h.run(['report', 'trips', '--group', '101', '--from', String(FROM), '--to', String(TO), '-o', 'gpx']);
       assert.equal(spawnSync('xmllint', ['--noout', '-'], { input: gpx.stdout }).status, 0);

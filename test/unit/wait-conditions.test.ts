@@ -31,8 +31,11 @@ test('parseCondition: every condition, and bad ones are usage errors naming the 
   assert.deepEqual(parseCondition('Moving', parseDuration), { kind: 'moving' });
   assert.deepEqual(parseCondition('stale=2h', parseDuration), { kind: 'stale', seconds: 7200 });
   assert.deepEqual(parseCondition('inside=depot.geojson', parseDuration), { kind: 'inside', file: 'depot.geojson' });
-  assert.deepEqual(parseCondition('battery-below=15%', parseDuration), { kind: 'battery-below', pct: 15 });
-  for (const bad of ['', 'parked', 'moving=1', 'stale', 'stale=', 'stale=soon', 'stale=0s', 'inside=', 'battery-below=0', 'battery-below=101', 'battery-below=x']) {
+  assert.deepEqual(parseCondition('battery_low=15%', parseDuration), { kind: 'battery_low', pct: 15 });
+  // watch's event names, and the earlier spellings scripts may still pass
+  assert.deepEqual(parseCondition('battery-below=15', parseDuration), { kind: 'battery_low', pct: 15 });
+  assert.deepEqual(parseCondition('report', parseDuration), { kind: 'reporting' });
+  for (const bad of ['', 'parked', 'moving=1', 'stale', 'stale=', 'stale=soon', 'stale=0s', 'inside=', 'battery_low=0', 'battery-below=101', 'battery_low=x']) {
     assert.throws(() => parseCondition(bad, parseDuration), (err: Error) => err instanceof UsageError && err.message.includes(`"${bad}"`), bad);
   }
 });
@@ -119,12 +122,12 @@ test('inside / outside a fence: the newest position; no position known is neithe
   assert.equal(nowhere.seed([], T), undefined);
 });
 
-test('battery-below: the newest known level; a report without one keeps it', () => {
-  const w = new UnitWait(cond('battery-below=20'), snap({ battery: 25 }));
+test('battery_low: the newest known level; a report without one keeps it', () => {
+  const w = new UnitWait(cond('battery_low=20'), snap({ battery: 25 }));
   assert.equal(w.seed([rep(0, { battery: 25 })], T), undefined);
   assert.equal(w.observe([rep(10, { battery: undefined }), rep(20, { battery: 20 })]), undefined, '20 is not below 20');
   assert.equal(w.observe([rep(30, { battery: 19.5 })])?.battery, 19.5);
 
-  const fromSnapshot = new UnitWait(cond('battery-below=20'), snap({ battery: 5 }));
+  const fromSnapshot = new UnitWait(cond('battery_low=20'), snap({ battery: 5 }));
   assert.equal(fromSnapshot.seed([], T)?.battery, 5, 'the snapshot alone, when the history holds nothing');
 });

@@ -35,9 +35,9 @@ then saves the file atomically; the first run prints the window. --from, --recei
 output was accepted by its target: with --out-dir once its files are in place, so the units that
 finished stay saved; a stream (stdout, --output-file) only when the whole run exits 0, after the
 output was flushed (and synced, on a file). A stream run that exits non-zero (a unit failed: 7; the
-reader went away or the disk is full: 1) moves no unit's checkpoint: discard its output, the next
-run delivers all of it again. A pipe holds accepted bytes until read: a reader that leaves (| head)
-is seen at the next write, but not after the last one. With --follow, each round is saved once more
+disk is full: 1; the reader went away: 141, quietly) moves no unit's checkpoint: discard its output,
+the next run delivers all of it again. A pipe holds accepted bytes until read: a reader that leaves
+(| head) is seen at the next write, but not after the last one. With --follow, each round is saved once more
 output than a pipe can hold (1 MiB; a socket: its buffers) was accepted after it (the next run may
 repeat that much).
 

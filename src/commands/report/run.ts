@@ -27,6 +27,7 @@ import {
   type TripWithPath,
   type UnitProcessor,
 } from '../../reports/index.js';
+import { InUnitOrder } from '../../runs/in-order.js';
 import { FleetEngine } from '../../runs/engine.js';
 import { resolveUnits, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
@@ -185,13 +186,19 @@ export function runFor(kind: Kind): Run<ReportOptions> {
     const progress = startProgress(ctx.io, { label: `report ${kind}:`, total: units.length, unit: 'units', quiet: ctx.globals.quiet || out.tty, env: ctx.env });
     ctx.onDispose(() => progress.stop());
     const engine = new FleetEngine(units, { concurrency: plan.concurrency, say: (m) => ctx.io.err(m) });
+    // Rows by unit, then as each unit's report orders them (a summary's days), not as units finish.
+    const ordered = new InUnitOrder(write);
+    const place = new Map(units.map((u, i) => [u.did, i]));
     await engine.run(async (unit) => {
+      const index = place.get(unit.did) ?? 0;
       try {
-        await reportUnit(api, unit, plan, processor(), write);
+        await reportUnit(api, unit, plan, processor(), (rec) => ordered.push(index, rec));
         progress.tick();
       } catch (err) {
         progress.tick(false);
         throw err;
+      } finally {
+        await ordered.finish(index);
       }
     });
     const failure = engine.outcome();

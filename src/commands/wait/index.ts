@@ -8,7 +8,8 @@ Conditions (--for): reporting, a report received after the wait began (late ones
 moving or stopped, the unit's motion as watch judges it (motion_state reports, else speed);
 stale=D, no report for D, e.g. stale=2h (a unit that never reported is stale); inside=FILE, the
 newest position is inside a polygon of FILE (GeoJSON, as for watch --geofence); outside=FILE, it
-is outside every polygon of FILE; battery-below=PCT, the newest battery level is below PCT.
+is outside every polygon of FILE; battery_low=PCT, the newest battery level is below PCT. The
+names are watch's event names (battery-below and report are read too).
 
 A condition that holds already is met at once (except reporting). Otherwise each unit's history
 is polled every --interval (default 10s) with lastQueryTime, as watch does, and the wait returns as
@@ -27,7 +28,7 @@ export function registerWait(program: Command, ctx: Context): void {
     .command('wait')
     .description('Wait until units meet a condition (reporting, moving, stopped, stale, inside/outside a fence, low battery)')
     .argument('[ids...]', 'unit ids, or choose with --group, --category or --all-units')
-    .option('--for <condition>', 'the condition: reporting, moving, stopped, stale=D, inside=FILE, outside=FILE, battery-below=PCT')
+    .option('--for <condition>', 'the condition: reporting, moving, stopped, stale=D, inside=FILE, outside=FILE, battery_low=PCT')
     .option('--timeout <duration>', 'give up after this long: exit 8 (default: wait until met or Ctrl-C)')
     .option('--interval <duration>', 'time between polls of each unit (default 10s)')
     .option('--all', 'several units: every one must meet the condition (the default)')
@@ -42,7 +43,7 @@ export function registerWait(program: Command, ctx: Context): void {
         'trackctl wait 2004 --for reporting --timeout 10m',
         'trackctl wait 2004 --for inside=depot.geojson -o json | jq .time',
         'trackctl wait 2004 2005 --all --for stopped --interval 30s',
-        'trackctl wait --group 101 --any --for battery-below=15 && ./page.sh',
+        'trackctl wait --group 101 --any --for battery_low=15 && ./page.sh',
         'trackctl wait 2004 --for stale=2h --timeout 1h || echo "still reporting"',
       ),
     )
