@@ -7,10 +7,11 @@
  */
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import { NetworkError } from '../errors.js';
+import { NetworkError, NotFoundError } from '../errors.js';
 import type { Api } from './client.js';
 import { FeatureSplitter } from './feature-splitter.js';
 import { Report, type HistoryItem } from './report-item.js';
+import { explainUnitNotFound } from './unit-ids.js';
 import { REPORT_TYPES } from './types.js';
 
 export { FeatureSplitter } from './feature-splitter.js';
@@ -61,7 +62,9 @@ export interface HistoryReading {
 }
 
 export async function openHistory(api: Api, id: number, q: HistoryQuery, reading: HistoryReading = {}): Promise<HistoryReply> {
-  const res = await api.stream({ method: 'GET', path: historyPath(id, q) });
+  const res = await api.stream({ method: 'GET', path: historyPath(id, q) }).catch(async (err: unknown) => {
+    throw err instanceof NotFoundError ? await explainUnitNotFound(api, id, err) : err;
+  });
   const date = typeof res.headers.date === 'string' ? Date.parse(res.headers.date) : NaN;
   return { batches: readFeatures(res.body, res.status, reading), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
 }

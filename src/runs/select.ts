@@ -64,7 +64,7 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
 }
 
 /** Tracked users with their unit's did: from GET /all-units/ when it carries them, else from GET /users/. */
-async function trackedUsers(api: Api, all: AllUnits): Promise<User[]> {
+export async function trackedUsers(api: Api, all: AllUnits): Promise<User[]> {
   if (all.trackedUsers.every((u) => u.did !== undefined && u.did !== null)) return all.trackedUsers;
   const listed = await listUsers(api);
   return listed.records.filter((u) => u.userType === 'trackedUser' && u.did !== undefined && u.did !== null);

@@ -97,13 +97,40 @@ describe('units', () => {
     const csv = await h.run(['units', '-o', 'csv']);
     assert.equal(csv.code, 0, csv.stderr);
     const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
-    assert.deepEqual(Object.keys(rows[0] ?? {}).slice(0, 3), ['category', 'id', 'name']);
+    assert.deepEqual(Object.keys(rows[0] ?? {}).slice(0, 4), ['category', 'id', 'unit', 'name']);
     assert.ok(rows.some((r) => r.category === 'dispatcher' && /^\d+$/.test(r.id ?? '')), 'users show their uid as id');
     const t = await h.run(['units', '--category', 'sensor']);
     assert.equal(t.code, 0, t.stderr);
     const [header, ...tableRows] = t.stdout.trim().split('\n');
-    assert.deepEqual(header?.split('\t'), ['CATEGORY', 'ID', 'NAME', 'TYPE', 'ACTIVE', 'BATTERY', 'LAST REPORT', 'GROUPS']);
+    assert.deepEqual(header?.split('\t'), ['CATEGORY', 'ID', 'UNIT', 'NAME', 'TYPE', 'ACTIVE', 'BATTERY', 'LAST REPORT', 'GROUPS']);
     assert.ok(tableRows.length > 0 && tableRows.every((l) => l.startsWith('sensor\t')));
+  });
+
+  test("a tracked user: ID is the user's uid, UNIT its device's did; a unit command given the uid names the did (exit 4)", async () => {
+    const users = await h.json<Array<{ uid: number; did?: number; name: string; userType: string }>>(['users', 'list']);
+    const maria = users.find((u) => u.userType === 'trackedUser' && typeof u.did === 'number');
+    assert.ok(maria, 'the demo account has a tracked user with a device');
+    const t = await h.run(['units', '--category', 'trackedUser']);
+    assert.equal(t.code, 0, t.stderr);
+    const row = t.stdout.split('\n').find((l) => l.startsWith(`trackedUser\t${maria.uid}\t`));
+    assert.equal(row?.split('\t')[2], String(maria.did), t.stdout);
+    // JSON prints the records as sent: one request, no UNIT field added.
+    h.sandbox.clearRequests();
+    await h.json(['units', '--category', 'trackedUser']);
+    assert.deepEqual(h.sent(), ['GET /all-units/']);
+
+    for (const args of [['history', String(maria.uid)], ['report', 'trips', String(maria.uid)]]) {
+      const r = await h.run(args);
+      assert.equal(r.code, 4, r.stderr);
+      assert.equal(r.stdout, '');
+      assert.match(r.stderr, new RegExp(`${maria.uid}.*user id of tracked user "${maria.name}".*use ${maria.did}`));
+    }
+    const own = await h.run(['history', String(maria.did), '-o', 'ndjson']);
+    assert.equal(own.code, 0, own.stderr);
+    const dispatcher = users.find((u) => u.userType === 'dispatcher') as { uid: number };
+    const d = await h.run(['history', String(dispatcher.uid)]);
+    assert.equal(d.code, 4);
+    assert.match(d.stderr, /dispatcher .* who has no unit/);
   });
 
   test('the summary line is for terminals only: none on piped stderr', async () => {

@@ -58,6 +58,9 @@ describe('a unit that never reported', () => {
     assert.equal(table.code, 0, table.stderr);
     const row = table.stdout.split('\n').find((l) => l.startsWith(`${did}\t`));
     assert.equal(row, `${did}\tVan 7\t`, 'an empty battery cell');
+    // Piped, its last report is no time either (the terminal says "never"), not the service's 0.
+    const last = await h.run(['units', '--category', 'device', '--fields', 'id,lastGPSTimestamp']);
+    assert.equal(last.stdout.split('\n').find((l) => l.startsWith(`${did}\t`)), `${did}\t`);
 
     const csv = await h.run(['units', '--category', 'device', '-o', 'csv', '--fields', 'id,lastBatteryLevel']);
     assert.ok(csv.stdout.split(/\r?\n/).includes(`${did},`), csv.stdout);

@@ -38,11 +38,16 @@ export function isLowBattery(rec: Rec, belowPct: number): boolean {
   return isUnit(rec) && hasReported(rec) && typeof rec.lastBatteryLevel === 'number' && rec.lastBatteryLevel < belowPct;
 }
 
-/** On a narrow terminal GROUPS goes first, then TYPE, then BATTERY. */
-export function allUnitColumns(nowMs: number, staleS: number, lowPct: number): Column[] {
+/**
+ * On a narrow terminal GROUPS goes first, then TYPE, then BATTERY. ID is the record's own id (a
+ * user's uid); UNIT the did that unit commands (history, report, watch) take: a unit's own, a
+ * tracked user's device (`unitOf`), none for a dispatcher.
+ */
+export function allUnitColumns(nowMs: number, staleS: number, lowPct: number, unitOf: (uid: number) => number | undefined = () => undefined): Column[] {
   return [
     { key: 'category', header: 'CATEGORY', priority: 1 },
     { key: 'id', header: 'ID', kind: 'number', value: (r: Rec) => r.did ?? r.uid, priority: 3 },
+    { key: 'unit', header: 'UNIT', kind: 'number', value: (r: Rec) => r.did ?? (r.category === 'trackedUser' ? unitOf(Number(r.uid)) : undefined), priority: 2 },
     { key: 'name', header: 'NAME', shrink: true, priority: 2 },
     { key: 'type', header: 'TYPE', value: (r: Rec) => r.deviceType ?? r.userType, shrink: true, priority: -1 },
     { key: 'isActive', header: 'ACTIVE', kind: 'bool', priority: 1, tone: (r: Rec) => (r.isActive === 1 ? undefined : 'bad') },

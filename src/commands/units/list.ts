@@ -4,6 +4,7 @@ import { parseDuration } from '../../io/format-time.js';
 import { OUTPUT_FORMATS, renderList, renderRaw } from '../../io/output.js';
 import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
+import { trackedUsers } from '../../runs/select.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
 
@@ -96,7 +97,12 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
     await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold });
     return;
   }
-  await renderList(shown, allUnitColumns(nowMs, staleThreshold, lowThreshold), out);
+  // Tracked users' devices, for the UNIT column: GET /all-units/ leaves them out, GET /users/ has them.
+  // JSON, NDJSON and YAML print the records as sent, so they need no second request.
+  const columnar = out.format === 'table' || out.format === 'csv' || out.script?.kind === 'columns';
+  const tracked = columnar && shown.some((r) => r.category === 'trackedUser') ? await trackedUsers(await ctx.api(), all) : [];
+  const devices = new Map(tracked.map((u) => [Number(u.uid), Number(u.did)]));
+  await renderList(shown, allUnitColumns(nowMs, staleThreshold, lowThreshold, (uid) => devices.get(uid)), out);
   if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No units match.');
   summarize(ctx, shown, staleThreshold, lowThreshold);
 };

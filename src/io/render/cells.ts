@@ -34,6 +34,8 @@ function isTimeValue(value: unknown): value is number {
 export function tsvCellText(value: unknown, column: Column): string {
   if (value === null || value === undefined) return '';
   if (column.kind === 'time' && isTimeValue(value)) return formatRfc3339(value);
+  // The service's 0 for "never": empty, as the terminal's "never" is no time either.
+  if (column.kind === 'time' && value === 0) return '';
   if (typeof value === 'object') return sanitizeCell(structuredText(value, ','));
   return sanitizeCell(String(value));
 }
