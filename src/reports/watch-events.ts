@@ -269,6 +269,28 @@ function nextMotion(state: UnitWatchState, r: WatchReport, speed: number | null,
   return null;
 }
 
+/** How far before a unit's last report a watch or wait reads its reports to know its state: enough to see it stop. */
+export const SEED_S = DEFAULT_WATCH_PARAMS.stopAfterS + 60;
+
+/**
+ * The reports a unit sent before the watch began (date order) read into its state, without
+ * events (they happened before): its speed, place and motion are then what its last reports
+ * say, not a guess from their age. A van parked at the depot whose tracker still reports is
+ * stopped; one that reports without a speed keeps the age rule's guess.
+ */
+export function seedState(state: UnitWatchState, reports: readonly WatchReport[], params: WatchParams): void {
+  if (reports.length === 0) return;
+  const listed = state.lastReport;
+  const guessed = state.motion;
+  state.lastReport = null;
+  state.motion = null;
+  state.slowSince = null;
+  for (const r of reports) observe(state, r, params);
+  state.motion ??= guessed;
+  // The snapshot's last report time may be newer than any report read (or that of one left out).
+  if (listed !== null && (state.lastReport === null || listed > state.lastReport)) state.lastReport = listed;
+}
+
 /** The clock moved to `now` (unix seconds): a unit silent for staleS becomes stale, once. */
 export function tick(state: UnitWatchState, now: number, params: WatchParams): WatchEvent[] {
   if (state.stale) return [];

@@ -432,6 +432,27 @@ describe('watch', () => {
       // age, as units -o html reads it; the status line tells when the fleet was polled.
       screen = await pty.waitFor(/last poll \d\d:\d\d:\d\d · next in \d+ s/, 30_000);
       for (const id of ids) assert.match(screen, new RegExp(`^\\s*${id}\\s+.*?\\s(moving|stopped|stale|SOS|CRASH)\\s`, 'm'), `unit ${id} has a state at the start`);
+      // A unit's state and SPEED are its last reports' (speed above 5 km/h: moving), not its age's guess.
+      let told = 0;
+      for (const id of ids) {
+        const before = (await h.json<Array<{ properties: { date: number; speed?: number; reportType: string; reportValue?: string } }>>(['history', String(id), '--from', String(T0 - 2 * HOUR), '--to', String(T0)]))
+          .map((f) => f.properties)
+          .sort((a, b) => a.date - b.date);
+        const last = before.at(-1);
+        const row = screen.split('\n').find((r) => new RegExp(`^\\s*${id}\\s`).test(r));
+        if (last === undefined || typeof last.speed !== 'number' || /stale|SOS|CRASH/.test(row ?? '')) continue;
+        // What the reports of the 3 minutes up to the last one say: a motion_state report, else the speed
+        // (above 5 km/h at the last report: moving; at most 5 throughout: stopped; else in between).
+        const recent = before.filter((r) => r.date >= last.date - 180);
+        const motion = recent.filter((r) => r.reportType === 'motion_state').at(-1)?.reportValue;
+        const slow = recent.every((r) => (r.speed ?? 0) <= 5);
+        const expected = motion ?? (last.speed > 5 ? 'moving' : slow ? 'stopped' : undefined);
+        if (expected === undefined) continue;
+        const [, , state, , speed] = (row ?? '').trim().split(/\s{2,}/);
+        assert.deepEqual([state, speed], [expected, String(Math.round(last.speed))], `unit ${id}: ${row}`);
+        told += 1;
+      }
+      assert.ok(told > 0, `some unit reported just before the start:\n${screen}`);
       // Once the clock moves and reports arrive, the rows change in place (ages aside: those move with the clock).
       const rowsOf = (text: string): string => text.split('\n').filter((r) => new RegExp(`^\\s*(${ids.join('|')})\\s`).test(r)).map((r) => r.replace(/just now|\d+ (s|min|h|d) ago/, '')).join('\n');
       const atStart = rowsOf(screen);

@@ -11,6 +11,7 @@ import {
   initialState,
   observe,
   restoreState,
+  seedState,
   tick,
   type UnitWatchState,
   type WatchEvent,
@@ -211,4 +212,25 @@ test('attention: recent sos/crash, stale, low battery, moving, stopped, unknown'
   assert.equal(attentionRank(mk({ motion: 'moving' }), T), 3);
   assert.equal(attentionRank(mk({ motion: 'stopped' }), T), 4);
   assert.equal(attentionRank(mk({}), T), 5);
+});
+
+test('seedState: a unit parked with a tracker that still reports is stopped, whatever its age, and has its speed', () => {
+  // Its last report 5 minutes before the watch: the age rule alone would call it moving.
+  const parked = initialState({ did: 1, name: 'Van', lastReport: T + 120, lat: 50, lng: 50 }, P, T + 420).state;
+  assert.equal(parked.motion, 'moving', 'the guess from age (what this is about)');
+  seedState(parked, [rep(0), rep(120)], P);
+  assert.deepEqual([parked.motion, parked.speed, parked.lastReport], ['stopped', 0, T + 120]);
+
+  const driving = initialState({ did: 2, name: 'Truck', lastReport: T + 120 }, P, T + 4000).state;
+  assert.equal(driving.motion, 'stopped', 'the guess from age');
+  seedState(driving, [rep(60, { speed: 64 }), rep(120, { speed: 71 })], P);
+  assert.deepEqual([driving.motion, driving.speed], ['moving', 71]);
+
+  // A tracker that sends no speed: the age rule's guess stays; no report read: nothing changes.
+  const mute = initialState({ did: 3, name: 'Tag', lastReport: T + 120 }, P, T + 300).state;
+  seedState(mute, [rep(120, { speed: undefined as unknown as number })], P);
+  assert.equal(mute.motion, 'moving');
+  const none = initialState({ did: 4, name: 'Old', lastReport: T + 120 }, P, T + 300).state;
+  seedState(none, [], P);
+  assert.deepEqual([none.motion, none.speed], ['moving', null]);
 });

@@ -17,7 +17,7 @@ import { runPool } from '../../fleet/pool.js';
 import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
 import { loadFences } from '../../reports/fences.js';
 import { conditionLabel, UnitWait, type Condition, type Met } from '../../reports/conditions.js';
-import { byDate, DEFAULT_WATCH_PARAMS, type WatchReport } from '../../reports/watch-events.js';
+import { byDate, SEED_S, type WatchReport } from '../../reports/watch-events.js';
 import type { Run } from '../action.js';
 import { Cursor } from '../../runs/cursor.js';
 import { pause } from '../../runs/interrupts.js';
@@ -28,7 +28,6 @@ import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
 /** Units polled at once. */
 const CONCURRENCY = 8;
 /** The reports before the wait that decide a unit's motion: those of its last stopAfterS and a margin. */
-const SEED_S = DEFAULT_WATCH_PARAMS.stopAfterS + 60;
 
 export const COLUMNS: Column[] = [
   { key: 'did', header: 'DID', kind: 'number', priority: 3 },

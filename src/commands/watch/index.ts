@@ -14,7 +14,9 @@ the same, as a stream has no end to close an array): one JSON event a line, flus
 Events: report (every report received), moving, stopped, stale, battery_low, sos, crash,
 geofence_enter, geofence_exit (with "fence"), overspeed (with --speed-limit). time is unix seconds: the report's date, or for
 stale the moment the unit became stale (last report + --stale; "lastReport" says when that was).
-The first screen comes from GET /all-units/ (last position, battery, last report); then each
+The first screen comes from GET /all-units/ (last position, battery, last report) and each unit's
+reports of the 3 minutes up to its last one (its speed, and whether it stands or drives: a van
+parked at the depot whose tracker still reports is stopped, however recent); then each
 unit's history is polled with lastQueryTime (late reports included, placed by their date), one
 round every --interval (longer for large fleets and after 429s). A unit already low on battery
 gives one battery_low at the start; a unit silent for --stale gives one stale.

@@ -26,6 +26,8 @@ import {
   initialState,
   observe,
   restoreState,
+  SEED_S,
+  seedState,
   tick,
   type UnitWatchState,
   type WatchEvent,
@@ -37,7 +39,7 @@ import { Cursor } from '../../runs/cursor.js';
 import { Ledger } from '../../runs/delivery.js';
 import { FleetEngine } from '../../runs/engine.js';
 import { watchInterrupts } from '../../runs/interrupts.js';
-import { pollUnit } from '../../runs/query.js';
+import { pollUnit, streamWindow } from '../../runs/query.js';
 import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseWatchPlan, type WatchOptions, type WatchPlan } from './options.js';
@@ -70,6 +72,8 @@ function checkedState(saved: unknown, did: number): UnitWatchState | undefined {
 interface Watched extends SelectedUnit {
   cursor: Cursor;
   state: UnitWatchState;
+  /** Its reports from this time to the watch's start are still to be read into its state (the first round). */
+  seedFrom?: number;
 }
 class Watch {
   private watched: Watched[] = [];
@@ -120,7 +124,8 @@ class Watch {
       if (snap.name === '' && unit.name) snap.name = unit.name;
       const { state, events } = initialState(snap, this.params, start);
       // Events start at the snapshot: the first poll asks for reports received since.
-      const w: Watched = { ...unit, cursor: new Cursor(start), state };
+      const last = snap.lastReport ?? 0;
+      const w: Watched = { ...unit, cursor: new Cursor(start), state, ...(last > 0 && !snap.stationary ? { seedFrom: Math.max(0, last - SEED_S) } : {}) };
       this.watched.push(w);
       if (events.length > 0) pending.set(unit.did, events);
       // The unit's starting point is fixed before anything is written: a run that delivers
@@ -190,6 +195,14 @@ class Watch {
 
   /** One unit's poll: its new reports by date, then a tick at the reply's clock. */
   private async poll(api: Api, w: Watched, events: Map<number, WatchEvent[]>, abort: AbortSignal | undefined): Promise<void> {
+    if (w.seedFrom !== undefined) {
+      const before: WatchReport[] = [];
+      await streamWindow(api, w.did, { from: w.seedFrom, to: w.cursor.lastQueryTime }, async (items) => {
+        for (const item of items) before.push(item.feature.properties);
+      }, abort);
+      seedState(w.state, byDate(before.filter((r) => typeof r.date === 'number' && Number.isFinite(r.date))), this.params);
+      w.seedFrom = undefined;
+    }
     const reports: WatchReport[] = [];
     const serverTime = await pollUnit(api, w.did, w.cursor, {}, undefined, async (items) => {
       for (const item of items) reports.push(item.feature.properties);
