@@ -9,11 +9,11 @@
  * it fails). Staged files of killed runs are swept (local) or were never visible (S3).
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdtemp, open, readdir, realpath, rename, rm, stat, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { syncDir } from '../atomic-file.js';
 import { makeDir, prepareOutDir, sweep } from '../io/outdir.js';
+import { makeSpoolDir, type SpoolDir } from '../io/spool.js';
 import { outDirScheme } from './layout.js';
 import type { S3Client } from './s3/client.js';
 
@@ -157,7 +157,7 @@ export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
 const MAX_PARTS = 10_000;
 
 export class S3Storage implements LakeStorage {
-  private spool: Promise<string> | undefined;
+  private spool: Promise<SpoolDir> | undefined;
 
   constructor(
     readonly location: string,
@@ -175,7 +175,7 @@ export class S3Storage implements LakeStorage {
   }
 
   async stage(key: string): Promise<StagedPart> {
-    const dir = await (this.spool ??= mkdtemp(join(tmpdir(), 'trackctl-lake-')));
+    const dir = (await (this.spool ??= makeSpoolDir('lake'))).path;
     const path = join(dir, randomBytes(8).toString('hex'));
     return {
       key,
@@ -247,7 +247,7 @@ export class S3Storage implements LakeStorage {
   }
 
   async close(): Promise<void> {
-    if (this.spool) await rm(await this.spool, { recursive: true, force: true });
+    if (this.spool) await (await this.spool).remove();
     await this.client.close();
   }
 }
