@@ -186,6 +186,9 @@ class HistoryRun {
         await target.cleanup();
       }
     }
+    // Stopped by SIGTERM: what was delivered is saved, and the run says it was terminated (exit 143).
+    const terminated = interrupts?.terminated();
+    if (terminated) throw terminated;
   }
 
   /** One unit's turn: its next reply (or its window) into the target, committed, then its progress handed to the ledger. */
