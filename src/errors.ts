@@ -2,7 +2,7 @@
  * Typed errors. Every failure a user can meet is one of these classes, and
  * `exitCodeFor` is the single place that maps them to the exit codes of the
  * design (0 ok, 1 failed here or at the service, 2 usage, 3 auth, 4 not found, 6 network, 7 partial,
- * 8 timed out, 130 interrupted).
+ * 8 timed out, 130 interrupted, 143 terminated).
  */
 
 export const ExitCode = {
@@ -17,6 +17,8 @@ export const ExitCode = {
   interrupted: 130,
   /** The reader of stdout went away (`| head`): what a shell reports for a program killed by SIGPIPE. */
   readerLeft: 141,
+  /** SIGTERM (a supervisor stopping the run): 128 + 15, as a shell reports a process it ended. */
+  terminated: 143,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -136,9 +138,18 @@ export function localIOError(err: unknown, target: string, verb = 'write'): Trac
 
 /** Ctrl-C at a prompt or SIGINT during work. */
 export class InterruptedError extends TrackctlError {
-  constructor(message = 'interrupted') {
+  constructor(
+    message = 'interrupted',
+    /** What stopped the run: Ctrl-C (exit 130) or SIGTERM (exit 143). */
+    readonly signal: 'SIGINT' | 'SIGTERM' = 'SIGINT',
+  ) {
     super(message);
   }
+}
+
+/** A run stopped by a signal: "interrupted" for SIGINT, "terminated" for SIGTERM. */
+export function interruptedBy(signal: NodeJS.Signals): InterruptedError {
+  return signal === 'SIGTERM' ? new InterruptedError('terminated', 'SIGTERM') : new InterruptedError();
 }
 
 /** `wait --timeout` ran out before the condition held. */
@@ -151,7 +162,7 @@ export function exitCodeFor(err: unknown): ExitCodeValue {
   if (err instanceof NotFoundError) return ExitCode.notFound;
   if (err instanceof NetworkError) return ExitCode.network;
   if (err instanceof PartialFailure) return ExitCode.partial;
-  if (err instanceof InterruptedError) return ExitCode.interrupted;
+  if (err instanceof InterruptedError) return err.signal === 'SIGTERM' ? ExitCode.terminated : ExitCode.interrupted;
   if (err instanceof WaitTimeout) return ExitCode.timedOut;
   if (err instanceof ApiError) return ExitCode.service;
   return ExitCode.service;

@@ -2,16 +2,18 @@
  * An inter-process lock on a file, so that parallel trackctl processes renew a
  * token once: the holder refreshes and saves, the others wait, then re-read.
  *
- * Acquire = our pid, host and a random token written whole to a file beside the
- * lock, then hard-linked to the lock's name (link fails when the name exists): the
+ * Acquire = our pid, start time, host and a random token written whole to a file beside
+ * the lock, then hard-linked to the lock's name (link fails when the name exists): the
  * lock carries its owner from the moment it exists, so a kill at any point (or a
  * full disk) leaves no ownerless lock. Waiters poll with small randomized waits. A
- * lock is stale, and taken at once, when its pid is dead (same host), when it names
+ * lock is stale, and taken at once, when its owner is gone (same host): dead, a zombie
+ * not yet reaped, or its pid now another process's (see process-identity.ts); when it names
  * our own pid with another token (a killed run's pid, reused), or when it holds no
  * owner (left by an earlier version, which created the file before writing it) and is
  * older than OWNERLESS_GRACE_MS; or when it has not been touched for `staleMs`: the
  * holder touches it periodically, so a long but live operation is never broken.
- * Release removes the file only if it is still ours.
+ * Release removes the file only if it is still ours; so does SIGINT or SIGTERM when the
+ * command does not take the signal itself (signal-cleanup.ts).
  *
  * Why not proper-lockfile (measured, Node 20.20, this machine): it records no owner, so a
  * lock left by a process that was killed (SIGKILL, OOM, a closed CI job) can only go stale
@@ -23,11 +25,14 @@
  * also throws from a timer when it loses its lock (onCompromised), where we want an error
  * in the caller.
  */
+import { readFileSync, unlinkSync } from 'node:fs';
 import { link, mkdir, readdir, readFile, rename, unlink, utimes, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { TrackctlError } from '../errors.js';
+import { ownId, processAlive as ownerAlive } from '../process-identity.js';
 import { randomHex } from '../random.js';
+import { cleanUpOnSignal } from '../signal-cleanup.js';
 
 export interface FileLockOptions {
   /** Give up waiting after this long. Default 60 000. */
@@ -38,6 +43,8 @@ export interface FileLockOptions {
 
 interface LockOwner {
   pid: number;
+  /** The pid's start time where the system tells it (Linux): a reused pid is not taken for the owner. */
+  start?: number;
   host: string;
   time: number;
   token: string;
@@ -54,9 +61,10 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, opts: FileLockOptions = {}): Promise<T> {
   const timeoutMs = opts.timeoutMs ?? 60_000;
   const staleMs = opts.staleMs ?? 30_000;
-  const owner: LockOwner = { pid: process.pid, host: hostname(), time: Date.now(), token: await randomHex(8) };
+  const owner: LockOwner = { ...ownId(), host: hostname(), time: Date.now(), token: await randomHex(8) };
   await acquire(lockPath, owner, timeoutMs, staleMs);
   held.add(owner.token);
+  const dropOnSignal = cleanUpOnSignal(() => releaseSync(lockPath, owner));
   // Keep the lock fresh while fn runs so nobody takes it for stale.
   const heartbeat = setInterval(() => {
     const now = new Date();
@@ -67,6 +75,7 @@ export async function withFileLock<T>(lockPath: string, fn: () => Promise<T>, op
     return await fn();
   } finally {
     clearInterval(heartbeat);
+    dropOnSignal();
     await release(lockPath, owner);
     held.delete(owner.token);
   }
@@ -141,7 +150,7 @@ function parseOwner(text: string): LockOwner | undefined {
   try {
     const v = JSON.parse(text) as Partial<LockOwner>;
     if (typeof v.pid === 'number' && typeof v.host === 'string' && typeof v.time === 'number' && typeof v.token === 'string') {
-      return { pid: v.pid, host: v.host, time: v.time, token: v.token };
+      return { pid: v.pid, ...(typeof v.start === 'number' ? { start: v.start } : {}), host: v.host, time: v.time, token: v.token };
     }
   } catch {
     // Empty or half-written: the creator is between open and write.
@@ -155,20 +164,15 @@ async function isStale(lockPath: string, holder: Holder, staleMs: number): Promi
   const owner = holder.owner;
   if (owner === undefined) return Date.now() - holder.mtimeMs > OWNERLESS_GRACE_MS;
   if (owner.host !== hostname()) return false;
-  if (owner.pid === process.pid ? held.has(owner.token) : processAlive(owner.pid)) return false;
+  if (owner.pid === process.pid ? held.has(owner.token) : ownerAlive(owner)) return false;
   // Re-read: the file may have been replaced by a live process since.
   const again = await readHolder(lockPath);
   return again?.text === holder.text;
 }
 
-/** True while a process of that pid exists (on this host). */
+/** True while a process of that pid runs (on this host): for files that name only their pid (temporaries). */
 export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return ownerAlive({ pid });
 }
 
 /**
@@ -189,6 +193,11 @@ async function breakLock(lockPath: string, staleText: string): Promise<void> {
   } finally {
     await unlink(aside).catch(() => undefined);
   }
+}
+
+/** release(), at once: the process is ending on a signal. */
+function releaseSync(lockPath: string, owner: LockOwner): void {
+  if (parseOwner(readFileSync(lockPath, 'utf8'))?.token === owner.token) unlinkSync(lockPath);
 }
 
 async function release(lockPath: string, owner: LockOwner): Promise<void> {

@@ -34,6 +34,25 @@ export function partKey(partition: string, runId: string, n: number, ext: string
   return `${partition}/part-${runId}-${n}.${ext}`;
 }
 
+/** The extensions a part may have: those of the formats history writes to --out-dir. */
+const PART_EXTENSIONS = 'tsv|json|ndjson|csv|yaml|geojson|gpx|kml|parquet|html';
+const RUN_ID = String.raw`\d{8}T\d{6}Z-[0-9a-f]{6}`;
+/** What partKey writes: a day (as toISOString writes it, years past 9999 included), the null partition, or a did. */
+const PART_KEY = new RegExp(String.raw`^(?:day=(?:\d{4}|[+-]\d{6})-\d{2}-\d{2}|day=${NULL_PARTITION}|did=[1-9]\d*)/part-(${RUN_ID})-(?:0|[1-9]\d*)\.(?:${PART_EXTENSIONS})$`);
+
+/** A run id as newRunId makes it. */
+export function isRunId(text: string): boolean {
+  return new RegExp(`^${RUN_ID}$`).test(text);
+}
+
+/**
+ * A key this layout writes for `runId` (partKey's shape exactly): what a checkpoint names
+ * is removed only when it is one, so a forged record cannot name any other file.
+ */
+export function isPartKeyOf(key: string, runId: string): boolean {
+  return PART_KEY.exec(key)?.[1] === runId;
+}
+
 /** A unit's reports of one partition in date order (stable: equal dates keep the service's order; undated last). */
 export function byDate(items: HistoryItem[]): HistoryItem[] {
   const date = (i: HistoryItem): number => {

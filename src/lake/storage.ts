@@ -9,11 +9,11 @@
  * it fails). Staged files of killed runs are swept (local) or were never visible (S3).
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { lstat, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { syncDir } from '../atomic-file.js';
 import { makeDir, prepareOutDir, sweep } from '../io/outdir.js';
+import { makeSpoolDir, type SpoolDir } from '../io/spool.js';
 import { outDirScheme } from './layout.js';
 import type { S3Client } from './s3/client.js';
 
@@ -28,17 +28,38 @@ export interface StagedPart {
   discard(): Promise<void>;
 }
 
+/** What became of a part a checkpoint records: removed, not there, or left (and why). */
+export type PartRemoval = 'removed' | 'missing' | { left: string };
+
 export interface LakeStorage {
-  /** The --out-dir as given, for messages and the checkpoint. */
+  /** The --out-dir as given, for messages. */
   readonly location: string;
+  /** The --out-dir as a checkpoint records it: the real path of the folder (it exists once prepared), or s3://bucket/prefix. */
+  home(): Promise<string>;
+  /** A recorded out-dir is this one: the same real path, or the same bucket and prefix. */
+  holds(recorded: string): Promise<boolean>;
   /** Proves the place can be written (local) or reached with these credentials (S3), before anything is fetched. */
   prepare(): Promise<void>;
   stage(key: string): Promise<StagedPart>;
   /** Deletes a published part (a run that was killed before it was recorded); a missing one is fine. */
   remove(key: string): Promise<void>;
+  /**
+   * Deletes a part a checkpoint records (a key of partKey's shape, checked by the caller),
+   * only when it is a part of this place: a file, in its partition folder inside the root.
+   */
+  removeRecorded(key: string): Promise<PartRemoval>;
   /** Every key below the root (tests and tools; not used to find a run's parts). */
   list(): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** A checkpoint's out-dir may name any scheme (it is read, not typed): one not supported is nowhere this run writes. */
+function recordedScheme(recorded: string): 'local' | 's3' | undefined {
+  try {
+    return outDirScheme(recorded);
+  } catch {
+    return undefined;
+  }
 }
 
 const stagedName = (key: string): string => `.${basename(key)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
@@ -84,10 +105,39 @@ export class LocalStorage implements LakeStorage {
     };
   }
 
+  home(): Promise<string> {
+    return realpath(this.location);
+  }
+
+  async holds(recorded: string): Promise<boolean> {
+    if (recordedScheme(recorded) !== 'local') return false;
+    const [mine, theirs] = await Promise.all([this.home(), realpath(recorded).catch(() => undefined)]);
+    return mine === theirs;
+  }
+
   async remove(key: string): Promise<void> {
     await unlink(join(this.location, key)).catch((err: NodeJS.ErrnoException) => {
       if (err.code !== 'ENOENT') throw err;
     });
+  }
+
+  async removeRecorded(key: string): Promise<PartRemoval> {
+    const root = await this.home();
+    // The partition folder may be a link that leads elsewhere: its real path must be the one below the root.
+    const folder = await realpath(join(root, dirname(key))).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (folder === undefined) return 'missing';
+    if (folder !== join(root, dirname(key))) return { left: `its folder leads outside the --out-dir (to ${folder})` };
+    const info = await lstat(join(folder, basename(key))).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return undefined;
+      throw err;
+    });
+    if (info === undefined) return 'missing';
+    if (!info.isFile()) return { left: 'it is not a file (a part is one)' };
+    await this.remove(key);
+    return 'removed';
   }
 
   async list(): Promise<string[]> {
@@ -107,7 +157,7 @@ export const MULTIPART_PART_BYTES = 8 * 1024 * 1024;
 const MAX_PARTS = 10_000;
 
 export class S3Storage implements LakeStorage {
-  private spool: Promise<string> | undefined;
+  private spool: Promise<SpoolDir> | undefined;
 
   constructor(
     readonly location: string,
@@ -125,7 +175,7 @@ export class S3Storage implements LakeStorage {
   }
 
   async stage(key: string): Promise<StagedPart> {
-    const dir = await (this.spool ??= mkdtemp(join(tmpdir(), 'trackctl-lake-')));
+    const dir = (await (this.spool ??= makeSpoolDir('lake'))).path;
     const path = join(dir, randomBytes(8).toString('hex'));
     return {
       key,
@@ -164,8 +214,31 @@ export class S3Storage implements LakeStorage {
     }
   }
 
+  async home(): Promise<string> {
+    return `s3://${this.client.bucket}${this.prefix === '' ? '' : `/${this.prefix}`}`;
+  }
+
+  async holds(recorded: string): Promise<boolean> {
+    if (recordedScheme(recorded) !== 's3') return false;
+    const { parseS3Url } = await import('./s3/config.js');
+    try {
+      const { bucket, prefix } = parseS3Url(recorded);
+      return bucket === this.client.bucket && prefix === this.prefix;
+    } catch {
+      return false; // not an S3 location at all: not this one
+    }
+  }
+
   remove(key: string): Promise<void> {
     return this.client.remove(this.keyOf(key));
+  }
+
+  /** A part-shaped key is below the prefix by construction; a DELETE does not say whether there was one, a listing does. */
+  async removeRecorded(key: string): Promise<PartRemoval> {
+    const full = this.keyOf(key);
+    if (!(await this.client.list(full)).includes(full)) return 'missing';
+    await this.remove(key);
+    return 'removed';
   }
 
   async list(): Promise<string[]> {
@@ -174,7 +247,7 @@ export class S3Storage implements LakeStorage {
   }
 
   async close(): Promise<void> {
-    if (this.spool) await rm(await this.spool, { recursive: true, force: true });
+    if (this.spool) await (await this.spool).remove();
     await this.client.close();
   }
 }

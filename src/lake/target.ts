@@ -14,14 +14,12 @@
  * never visible. A unit that failed is in no part, and its progress does not move.
  */
 import type { WriteStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HistoryItem } from '../api/history.js';
 import { runPool } from '../fleet/pool.js';
 import type { HistorySink } from '../io/geo/sink.js';
 import { fileIO } from '../io/outdir.js';
-import { SpoolFile } from '../io/spool.js';
+import { makeSpoolDir, SpoolFile, type SpoolDir } from '../io/spool.js';
 import type { IO } from '../io/streams.js';
 import type { LakeJournal } from './journal.js';
 import { byDate, partitionOf, partKey, type LakePartition } from './layout.js';
@@ -62,7 +60,7 @@ interface SpooledUnit {
 }
 
 export class LakeTarget {
-  private spoolDir: Promise<string> | undefined;
+  private spoolDir: Promise<SpoolDir> | undefined;
   private readonly units: SpooledUnit[] = [];
   private staged: StagedPart[] = [];
   private published = 0;
@@ -78,7 +76,7 @@ export class LakeTarget {
     const by = this.opts.settings.partition;
     return {
       write: async (items) => {
-        const dir = await (this.spoolDir ??= mkdtemp(join(tmpdir(), 'trackctl-lake-spool-')));
+        const dir = (await (this.spoolDir ??= makeSpoolDir('lake-spool'))).path;
         const groups = new Map<string, HistoryItem[]>();
         for (const item of items) {
           const p = partitionOf(item, s.did, by);
@@ -195,7 +193,7 @@ export class LakeTarget {
   async cleanup(): Promise<void> {
     for (const part of this.staged) await part.discard();
     this.staged = [];
-    if (this.spoolDir) await rm(await this.spoolDir, { recursive: true, force: true });
+    if (this.spoolDir) await (await this.spoolDir).remove();
     await this.opts.storage.close();
   }
 }

@@ -2,7 +2,8 @@
  * wait against the sandbox, with a frozen sandbox clock the test moves forward while the
  * wait polls: the report that met the condition checked against the same history fetched
  * with `trackctl history` and the units' own records; a silent unit that times out (exit 8)
- * no sooner than its timeout and without polling past it; --any and --all; Ctrl-C; bad input.
+ * no sooner than its timeout and without polling past it; --any and --all; Ctrl-C (130) and
+ * SIGTERM (143, "terminated"); bad input.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -215,6 +216,23 @@ describe('wait', () => {
     while (polls(silent) < 1 && Date.now() < end) await sleep(20);
     child.kill('SIGINT');
     assert.equal(await exit, 130);
+    assert.equal(out, '');
+  });
+
+  test('SIGTERM during the wait exits 143, says terminated and prints nothing', async () => {
+    h.sandbox.clearRequests();
+    const child = spawn(process.execPath, [BIN, 'wait', String(silent), '--for', 'reporting', '--interval', '1s'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const end = Date.now() + 60_000;
+    while (polls(silent) < 1 && Date.now() < end) await sleep(20);
+    child.kill('SIGTERM');
+    assert.equal(await exit, 143, err);
+    assert.match(err, /terminated/);
+    assert.doesNotMatch(err, /interrupted|Ctrl-C/);
     assert.equal(out, '');
   });
 });

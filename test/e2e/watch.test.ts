@@ -492,6 +492,21 @@ describe('watch', () => {
     }
   });
 
+  test('SIGTERM stops after the round in flight, saves, says terminated and exits 143', async () => {
+    const ck = join(h.dir, 'terminated.ckpt');
+    const run = spawnTo(h, ['watch', ...ids, '--interval', '1s', '--checkpoint', ck], join(h.dir, 'terminated.ndjson'));
+    try {
+      await untilRounds(ck, 1, run);
+      run.kill('SIGTERM');
+      assert.equal(await run.exit, 143, run.err());
+    } finally {
+      run.kill('SIGKILL');
+    }
+    assert.match(run.err(), /terminated/i);
+    assert.doesNotMatch(run.err(), /Ctrl-C again/);
+    assert.equal(existsSync(`${ck}.lock`), false, 'the lock is released');
+  });
+
   test('piped without -o: NDJSON; a second Ctrl-C exits 130', async () => {
     const out = join(h.dir, 'twice.ndjson');
     const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'latency=20s' }) });

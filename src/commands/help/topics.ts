@@ -46,6 +46,7 @@ export const EXIT_CODES: readonly Entry[] = [
   { name: '8', text: 'timed out: wait --timeout ran out before the condition held' },
   { name: '130', text: 'interrupted (Ctrl-C) or a confirmation declined; nothing was changed' },
   { name: '141', text: 'the reader of stdout went away (| head); nothing is printed, as for a program killed by SIGPIPE' },
+  { name: '143', text: 'terminated (SIGTERM): watch, wait and following runs stop as on Ctrl-C, saving what was delivered' },
 ];
 
 export const FILES: readonly Entry[] = [
@@ -199,7 +200,8 @@ Help topics (trackctl help <topic>):
 ${TOPICS.map((t) => `  ${t.name.padEnd(12)}  ${t.summary}`).join('\n')}
 
 Exit codes: 0 ok, 1 failed (here or at the service), 2 usage, 3 auth, 4 not found, 6 network, 7 partial
-failure, 8 timed out (wait), 130 interrupted, 141 reader gone (trackctl help exit-codes). Man pages: man trackctl.
+failure, 8 timed out (wait), 130 interrupted, 141 reader gone, 143 terminated (trackctl help
+exit-codes). Man pages: man trackctl.
 
 Examples:
   $ trackctl login

@@ -24,6 +24,7 @@ import { startProgress, type Progress } from '../../io/progress.js';
 import { Spool } from '../../io/spool.js';
 import type { PageCodec } from '../../io/parquet/codecs.js';
 import { unitsOfShard } from '../../lake/shard.js';
+import type { Recovered } from '../../lake/journal.js';
 import type { LakeStorage } from '../../lake/storage.js';
 import { RunCheckpoint } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
@@ -68,11 +69,35 @@ export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryO
   await withCheckpointLock(file, async () => {
     const checkpoint = await RunCheckpoint.open(file, { kind: 'history', window: plan.window, reportTypes: plan.reportTypes }, () => ctx.clock.now());
     // A run killed while publishing lake parts left them recorded: they go before anything is fetched again.
-    const { recoverPending } = await import('../../lake/journal.js');
-    const removed = await recoverPending(checkpoint, openLake);
-    if (removed > 0 && !ctx.globals.quiet) ctx.io.err(`Removed ${removed} part${removed === 1 ? '' : 's'} of an interrupted run (its reports are fetched again).`);
+    if (checkpoint.pending !== undefined) {
+      const { recoverPending } = await import('../../lake/journal.js');
+      const here = storage ?? (plan.outDir === undefined ? undefined : await openLake(plan.outDir));
+      try {
+        const recovered = await recoverPending(checkpoint, here);
+        if (recovered) sayRecovered(ctx, recovered);
+      } finally {
+        if (here !== storage) await here?.close();
+      }
+    }
     await new HistoryRun(ctx, plan, format, out, checkpoint, storage).run();
   });
+}
+
+/** Lines of what was left, at most: a record may name any number of keys. */
+const LEFT_SHOWN = 10;
+
+/** Says what became of a killed run's parts: only what was done is said to be done. */
+function sayRecovered(ctx: Context, r: Recovered): void {
+  const parts = (n: number): string => `${n} part${n === 1 ? '' : 's'}`;
+  if (!ctx.globals.quiet) {
+    if (r.removed > 0) ctx.io.err(`Removed ${parts(r.removed)} of interrupted run ${r.run} (their reports are fetched again).`);
+    if (r.missing > 0) ctx.io.err(`${parts(r.missing)} of interrupted run ${r.run} ${r.missing === 1 ? 'was' : 'were'} no longer there.`);
+  }
+  // Said even with --quiet: the checkpoint named files that a run would have deleted before.
+  // Quoted: a forged name may hold any character, terminal controls included.
+  const base = r.outDir.replace(/\/+$/, '');
+  for (const { key, why } of r.left.slice(0, LEFT_SHOWN)) ctx.io.err(`warning: left ${JSON.stringify(`${base}/${key}`)} as it is: ${why}.`);
+  if (r.left.length > LEFT_SHOWN) ctx.io.err(`warning: and ${r.left.length - LEFT_SHOWN} more the checkpoint names, left as they are.`);
 }
 
 interface UnitState extends SelectedUnit {
@@ -161,6 +186,9 @@ class HistoryRun {
         await target.cleanup();
       }
     }
+    // Stopped by SIGTERM: what was delivered is saved, and the run says it was terminated (exit 143).
+    const terminated = interrupts?.terminated();
+    if (terminated) throw terminated;
   }
 
   /** One unit's turn: its next reply (or its window) into the target, committed, then its progress handed to the ledger. */
@@ -205,7 +233,8 @@ class HistoryRun {
       const [{ LakeTarget }, { journalOf }, { newRunId }] = await Promise.all([import('../../lake/target.js'), import('../../lake/journal.js'), import('../../lake/layout.js')]);
       const runId = newRunId(this.ctx.clock.now());
       const settings = { partition: this.plan.partition, ext: EXTENSIONS[this.format] as string, maxFileBytes: this.plan.maxFileBytes, runId };
-      const journal = this.checkpoint ? journalOf(this.checkpoint, runId, this.storage.location) : undefined;
+      // The out-dir recorded absolute: a re-run from another directory must find the same parts.
+      const journal = this.checkpoint ? journalOf(this.checkpoint, runId, await this.storage.home()) : undefined;
       return lakeRunTarget(new LakeTarget({ storage: this.storage, settings, journal, openSink: (io) => this.openFileSink(io, title) }));
     }
     if (this.plan.outDir !== undefined) {

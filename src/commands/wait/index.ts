@@ -20,7 +20,7 @@ several with --all (the default): one record per unit as each meets it (-o json:
 
 --timeout D gives up after D (wall-clock, from the start): exit 8, with the units that did not meet
 the condition named on stderr; a request in flight then is abandoned. Without it, the wait lasts
-until the condition holds or Ctrl-C (exit 130). For wait, --timeout bounds the whole wait, and each
+until the condition holds, Ctrl-C (exit 130) or SIGTERM (exit 143). For wait, --timeout bounds the whole wait, and each
 request within it.`;
 
 export function registerWait(program: Command, ctx: Context): void {

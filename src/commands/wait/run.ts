@@ -12,7 +12,7 @@ import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
 import type { Context } from '../../context.js';
-import { ApiError, InterruptedError, NetworkError, UsageError, WaitTimeout } from '../../errors.js';
+import { ApiError, interruptedBy, NetworkError, UsageError, WaitTimeout } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
 import { loadFences } from '../../reports/fences.js';
@@ -54,7 +54,7 @@ export const run: Run<WaitOptions> = async (args, opts, ctx) => {
   const deadline = plan.timeoutMs === undefined ? Number.POSITIVE_INFINITY : ctx.clock.now() + plan.timeoutMs;
 
   const abort = new AbortController();
-  const onSignal = (): void => abort.abort(new InterruptedError());
+  const onSignal = (signal: NodeJS.Signals): void => abort.abort(interruptedBy(signal));
   const timer = Number.isFinite(deadline) ? setTimeout(() => abort.abort(new WaitTimeout('timed out')), deadline - ctx.clock.now()) : undefined;
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -38,6 +38,7 @@ some: 7.
 --speed-limit KMH: one overspeed event per episode above the limit ("limit", "fence", "start",
 "maxSpeed"), found as report overspeed finds them (30 s or longer), told once it has lasted 30 s.
 Ctrl-C stops after the round in flight, flushes, saves and exits 0; a second Ctrl-C exits 130.
+SIGTERM stops the same way but exits 143 ("terminated").
 
 --exit-on EVENT[,EVENT...] (any of the events above): the watch ends with exit 0 once a round has
 printed one of them (with the rest of that round's events, and the checkpoint saved), for

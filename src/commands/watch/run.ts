@@ -182,7 +182,7 @@ class Watch {
         },
       );
       // --exit-on: stopped before the event came is not the event (`watch --exit-on sos && page`).
-      if (this.plan.exitOn && !this.exitEvent && interrupts.stop.aborted) throw new InterruptedError();
+      if (this.plan.exitOn && !this.exitEvent && interrupts.stop.aborted) throw interrupts.terminated() ?? new InterruptedError();
     } finally {
       clearInterval(redraw);
       if (this.live) this.ctx.io.stdout.off('resize', resize);
@@ -191,6 +191,9 @@ class Watch {
     }
     const failure = engine.outcome();
     if (failure !== undefined) throw failure;
+    // Stopped by SIGTERM: the round in flight is out and saved, and the run says it was terminated (exit 143).
+    const terminated = interrupts.terminated();
+    if (terminated) throw terminated;
   }
 
   /** One unit's poll: its new reports by date, then a tick at the reply's clock. */
