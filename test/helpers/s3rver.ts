@@ -26,9 +26,9 @@ const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directo
 server.run().then((a) => process.stdout.write(JSON.stringify({ port: a.port }) + '\n'), (err) => { console.error(err); process.exit(1); });
 `;
 
-export async function startS3Server(root: string): Promise<S3Server> {
+export async function startS3Server(root: string, bucket = S3_BUCKET): Promise<S3Server> {
   const dir = mkdtempSync(join(tmpdir(), 'trackctl-s3rver-'));
-  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, dir, S3_BUCKET], {
+  const child: ChildProcess = spawn(process.execPath, ['-e', CHILD, dir, bucket], {
     cwd: root,
     env: { ...process.env, NODE_OPTIONS: '--openssl-legacy-provider' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,7 +19,7 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .option('--group <gid>', `only ${kind} in this group`)
     .addOption(new Option('--active', `only active ${kind}`).conflicts('inactive'))
     .addOption(new Option('--inactive', `only inactive ${kind}`).conflicts('active'))
-    .addHelpText('after', examples(`trackctl ${kind} list`, `trackctl ${kind} list --group 3 --inactive -o json`, `trackctl ${kind} list -o csv --fields did,name,lastBatteryLevel`))
+    .addHelpText('after', examples(`trackctl ${kind} list`, `trackctl ${kind} list --group 102 --inactive -o json`, `trackctl ${kind} list -o csv --fields did,name,lastBatteryLevel`))
     .action(lazyAction(ctx, async () => (await import('./list.js')).runFor(kind)));
 
   noun
@@ -28,7 +28,7 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .argument('[did]', `${one} id`)
     .option('--unique-id <serial>', `look up by unique ID (serial number)`)
     .option('--tracker-id <imei>', `look up by tracker ID (IMEI/MEID)`)
-    .addHelpText('after', examples(`trackctl ${kind} get 12`, `trackctl ${kind} get --tracker-id 356938035643809 -o json`))
+    .addHelpText('after', examples(...(kind === 'devices' ? ['trackctl devices get 2004', 'trackctl devices get --tracker-id 357494414214035 -o json'] : ['trackctl sensors get 2016', 'trackctl sensors get --unique-id TAG-O6VIZB -o json'])))
     .action(lazyAction(ctx, async () => (await import('./get.js')).runFor(kind)));
 
   noun
@@ -57,7 +57,7 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .addOption(new Option('--inactive', 'mark inactive').conflicts('active'))
     .option('--add-group <gids>', 'add to groups (1,2,3 or repeat the flag)', collect)
     .option('--remove-group <gids>', 'remove from groups (1,2,3 or repeat the flag)', collect)
-    .addHelpText('after', examples(`trackctl ${kind} update 12 --name "Van 7b" --inactive`, `trackctl ${kind} update 12 --add-group 3,4 --remove-group 1`))
+    .addHelpText('after', examples(...(kind === 'devices' ? ['trackctl devices update 2004 --name "Van 1b" --inactive', 'trackctl devices update 2004 --add-group 102 --remove-group 101,103'] : ['trackctl sensors update 2016 --name "Cold room 2" --inactive', 'trackctl sensors update 2016 --add-group 102,103 --remove-group 101'])))
     .action(lazyAction(ctx, async () => (await import('./update.js')).runFor(kind)));
 
   noun
@@ -65,7 +65,7 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .alias('rm')
     .description(`Delete ${kind}; continues past failures and reports each`)
     .argument('<did...>', `${one} ids`)
-    .addHelpText('after', examples(`trackctl ${kind} delete 12 13 --yes`))
+    .addHelpText('after', examples(kind === 'devices' ? 'trackctl devices delete 2012 2013 --yes' : 'trackctl sensors delete 2018 2019 --yes'))
     .action(lazyAction(ctx, async () => (await import('./delete.js')).runFor(kind)));
 
   registerImport(noun, ctx, kind);

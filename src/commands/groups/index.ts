@@ -47,6 +47,6 @@ export function registerGroups(program: Command, ctx: Context): void {
     .alias('rm')
     .description('Delete groups; continues past failures and reports each')
     .argument('<gid...>', 'group ids')
-    .addHelpText('after', examples('trackctl groups delete 104 --yes', 'trackctl groups delete 104 105 --yes -o json'))
+    .addHelpText('after', examples('trackctl groups delete 104 --yes', 'trackctl groups delete 103 105 --yes -o json'))
     .action(lazyAction(ctx, () => import('./delete.js')));
 }

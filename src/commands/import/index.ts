@@ -58,8 +58,8 @@ export function registerImport(noun: Command, ctx: Context, kind: Kind): void {
     .option('--report <file>', 'write the per-row NDJSON report to this file')
     .option('--continue-on-error', 'try every row even after a failure')
     .addHelpText('after', `${details(kind)}${examples(
-      `trackctl ${kind} import ${file} --skip-existing --report import-report.ndjson`,
       `trackctl ${kind} import ${file} --dry-run`,
+      `trackctl ${kind} import ${file} --skip-existing --report import-report.ndjson`,
       `cat ${kind}.ndjson | trackctl ${kind} import - --concurrency 16 --continue-on-error -o json`,
     )}`)
     .action(lazyAction(ctx, async () => (await import('./run.js')).runFor(kind)));

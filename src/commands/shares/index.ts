@@ -17,7 +17,7 @@ export function registerShares(program: Command, ctx: Context): void {
     .command('get')
     .description('Show one location share')
     .argument('<sid>', 'share id')
-    .addHelpText('after', examples('trackctl shares get Xk3t9QpL', 'trackctl shares get Xk3t9QpL -o json'))
+    .addHelpText('after', examples('trackctl shares get Jyjs2YFhY4vA', 'trackctl shares get Jyjs2YFhY4vA -o json'))
     .action(lazyAction(ctx, () => import('./get.js')));
 
   noun
@@ -44,7 +44,7 @@ export function registerShares(program: Command, ctx: Context): void {
     .argument('<sid>', 'share id')
     .option('--name <name>', 'new name')
     .option('--expires <time>', 'new expiry: unix seconds, ISO 8601, or 3d (from now)')
-    .addHelpText('after', examples('trackctl shares update Xk3t9QpL --name "ETA (Tue)"', 'trackctl shares update Xk3t9QpL --expires 7d'))
+    .addHelpText('after', examples('trackctl shares update Jyjs2YFhY4vA --name "ETA (Tue)"', 'trackctl shares update Jyjs2YFhY4vA --expires 7d'))
     .action(lazyAction(ctx, () => import('./update.js')));
 
   noun
@@ -52,14 +52,14 @@ export function registerShares(program: Command, ctx: Context): void {
     .alias('rm')
     .description('Delete location shares; continues past failures and reports each')
     .argument('<sid...>', 'share ids')
-    .addHelpText('after', examples('trackctl shares delete Xk3t9QpL --yes', 'trackctl shares delete Xk3t9QpL b7Qm2Zr0 --yes -o json'))
+    .addHelpText('after', examples('trackctl shares delete cVsWhVbbLIEc --yes', 'trackctl shares delete Jyjs2YFhY4vA --yes -o json'))
     .action(lazyAction(ctx, () => import('./delete.js')));
 
   noun
     .command('url')
     .description('Print the public link of a share (no request is sent)')
     .argument('<sid>', 'share id')
-    .addHelpText('after', examples('trackctl shares url Xk3t9QpL', 'open "$(trackctl shares url Xk3t9QpL)"'))
+    .addHelpText('after', examples('trackctl shares url DyyRCTE92kQz', 'open "$(trackctl shares url DyyRCTE92kQz)"'))
     .action(lazyAction(ctx, () => import('./url.js')));
 
   noun
@@ -68,6 +68,6 @@ export function registerShares(program: Command, ctx: Context): void {
     .argument('<sid>', 'share id')
     .option('--width <px>', 'frame width in pixels', '420')
     .option('--height <px>', 'frame height in pixels', '380')
-    .addHelpText('after', examples('trackctl shares embed Xk3t9QpL', 'trackctl shares embed Xk3t9QpL --width 640 --height 480 >> page.html'))
+    .addHelpText('after', examples('trackctl shares embed DyyRCTE92kQz', 'trackctl shares embed DyyRCTE92kQz --width 640 --height 480 >> page.html'))
     .action(lazyAction(ctx, () => import('./embed.js')));
 }

@@ -22,7 +22,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .command('get')
     .description('Show one user')
     .argument('<uid>', 'user id')
-    .addHelpText('after', examples('trackctl users get 2004', 'trackctl users get 2004 -o json'))
+    .addHelpText('after', examples('trackctl users get 2002', 'trackctl users get 2020 -o json'))
     .action(lazyAction(ctx, () => import('./get.js')));
 
   noun
@@ -49,7 +49,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .option('--remove-group <gids>', 'remove from groups as a member (1,2,3 or repeat the flag)', collect)
     .option('--add-viewer-group <gids>', 'let the user view groups (1,2,3 or repeat the flag)', collect)
     .option('--remove-viewer-group <gids>', 'stop the user viewing groups (1,2,3 or repeat the flag)', collect)
-    .addHelpText('after', examples('trackctl users update 2004 --add-group 101,102', 'trackctl users update 2004 --add-viewer-group 103 --remove-group 101'))
+    .addHelpText('after', examples('trackctl users update 2020 --add-group 102,103', 'trackctl users update 2002 --add-viewer-group 103 --remove-viewer-group 101'))
     .action(lazyAction(ctx, () => import('./update.js')));
 
   noun
@@ -57,7 +57,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .alias('rm')
     .description('Delete users; continues past failures and reports each')
     .argument('<uid...>', 'user ids')
-    .addHelpText('after', examples('trackctl users delete 2004 --yes', 'trackctl users delete 2004 2005 2006 --yes -o json'))
+    .addHelpText('after', examples('trackctl users delete 2003 --yes', 'trackctl users delete 2022 2024 --yes -o json'))
     .action(lazyAction(ctx, () => import('./delete.js')));
 
   registerImport(noun, ctx, 'users');
