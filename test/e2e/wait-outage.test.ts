@@ -34,15 +34,16 @@ describe('wait when every history request fails', () => {
     const r = await failing({ status: 502, body: '{"message":"Bad Gateway"}' }, ['wait', '2004', '--for', 'stale=10m', '--timeout', '3s', '--interval', '1s']);
     assert.equal(r.code, 1, r.stderr);
     assert.equal(r.stdout, '');
-    assert.match(r.stderr, /502/);
+    assert.match(r.stderr, /error: no reply for unit 2004 in 3s, so --for stale=600s could not be checked: .*\(502\)/);
     assert.doesNotMatch(r.stderr, /did not meet/);
     assert.ok(proxy.answered.length >= 2, `polled through the timeout: ${proxy.answered.length} requests`);
   });
 
   test('a dropped connection on every request: exit 6', async () => {
-    const r = await failing('drop', ['wait', '2004', '2005', '--for', 'reporting', '--timeout', '3s', '--interval', '1s']);
+    const r = await failing('drop', ['wait', '2004', '2005', '--for', 'reporting', '--timeout', '3s', '--interval', '1s', '-o', 'ndjson']);
     assert.equal(r.code, 6, r.stderr);
     assert.equal(r.stdout, '');
+    assert.match(r.stderr, /error: no reply for units 2004, 2005 in 3s/);
     assert.doesNotMatch(r.stderr, /did not meet/);
   });
 });
