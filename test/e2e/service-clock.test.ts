@@ -70,3 +70,31 @@ describe('a proxy whose Date header runs an hour ahead', () => {
     }
   });
 });
+
+describe('a proxy whose Date header runs an hour ahead, on the service\'s own time', () => {
+  let h: Harness;
+  let proxy: Proxy;
+
+  before(async () => {
+    // The sandbox on this machine's clock: the proxy's Date is an hour ahead of both.
+    h = await startHarness();
+    proxy = await startProxy(h.sandbox.url);
+    proxy.rules = { dateShiftS: HOUR };
+  });
+  after(async () => {
+    await proxy.close();
+    await h.close();
+  });
+
+  test('wait --for stale=D does not call a unit stale that reported within D', async () => {
+    const list = await h.json<Array<{ did?: number; lastGPSTimestamp?: number }>>(['units', '--category', 'device']);
+    const newest = list.filter((u) => u.did !== undefined && (u.lastGPSTimestamp ?? 0) > 0).sort((a, b) => b.lastGPSTimestamp! - a.lastGPSTimestamp!)[0];
+    assert.ok(newest?.did !== undefined, 'some device has reported');
+    // Silent for `gap` now: stale after gap + 30 min by the service's clock, at once by the proxy's.
+    const gap = Math.floor(Date.now() / 1000) - newest.lastGPSTimestamp!;
+    const minutes = Math.ceil((gap + HOUR / 2) / 60);
+    const r = await h.run(['wait', String(newest.did), '--for', `stale=${minutes}m`, '--timeout', '3s', '--interval', '1s', '-o', 'json'], { env: { TRACKCTL_BASE_URL: proxy.url } });
+    assert.equal(r.code, 8, `not stale: ${r.stdout}${r.stderr}`);
+    assert.equal(r.stdout, '');
+  });
+});

@@ -25,6 +25,7 @@ import type { Run } from '../action.js';
 import { Cursor } from '../../runs/cursor.js';
 import { pause } from '../../runs/interrupts.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
+import { ServiceClock } from '../../runs/service-clock.js';
 import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
 
@@ -87,8 +88,10 @@ interface Waiting {
 async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: OutputOptions, signal: AbortSignal, deadline: number): Promise<void> {
   const api = await ctx.api();
   const all = await getAllUnits(api);
-  const start = all.serverTime ?? Math.floor(ctx.clock.now() / 1000);
   const known = unitSnapshots(all);
+  const clock = new ServiceClock(() => ctx.clock.now());
+  for (const snap of known.values()) clock.saw(snap.lastReport);
+  const start = clock.at(all.serverTime) ?? Math.floor(ctx.clock.now() / 1000);
   const units = await resolveUnits(api, plan.selection);
   if (units.length === 0) throw new UsageError(`no units in ${describeSelection(plan.selection)}`);
   const waiting: Waiting[] = units.map((unit) => {
@@ -113,7 +116,7 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
       await runPool(
         waiting.filter((w) => !w.wait.met),
         CONCURRENCY,
-        (w) => poll(ctx, api, w, start, signal),
+        (w) => poll(ctx, api, w, clock, start, signal),
       );
       for (const w of waiting) {
         if (!w.wait.met || w.printed || (one && waiting.some((o) => o.printed))) continue;
@@ -149,20 +152,21 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
 }
 
 /** One unit's round: its last reports before the wait (once), then what it sent since. */
-async function poll(ctx: Context, api: Api, w: Waiting, start: number, signal: AbortSignal): Promise<void> {
+async function poll(ctx: Context, api: Api, w: Waiting, clock: ServiceClock, start: number, signal: AbortSignal): Promise<void> {
   try {
     if (w.seedFrom !== undefined) {
-      const seed = collector();
+      const seed = collector(clock);
       const serverTime = await streamWindow(api, w.unit.did, { from: w.seedFrom }, seed.write, signal);
-      w.wait.seed(byDate(seed.items), serverTime ?? start);
+      w.wait.seed(byDate(seed.items), clock.at(serverTime) ?? start);
       w.seedFrom = undefined;
       w.seen = true;
       if (w.wait.met) return;
     }
-    const reports = collector();
+    const reports = collector(clock);
     const serverTime = await pollUnit(api, w.unit.did, w.cursor, {}, undefined, reports.write, signal);
     w.wait.observe(byDate(reports.items));
-    if (serverTime !== undefined) w.wait.tick(serverTime);
+    const now = clock.at(serverTime);
+    if (now !== undefined) w.wait.tick(now);
     w.seen = true;
   } catch (err) {
     if (signal.aborted) return;
@@ -185,13 +189,16 @@ function unseenFailure(waiting: readonly Waiting[]): { dids: number[]; err: Erro
   return last === undefined ? undefined : { dids: unseen.map((w) => w.unit.did), err: last.err };
 }
 
-/** The reports of a reply, as the watch state reads them. */
-function collector(): { items: WatchReport[]; write: WriteReports } {
+/** The reports of a reply, as the watch state reads them; their dates witness the service's clock. */
+function collector(clock: ServiceClock): { items: WatchReport[]; write: WriteReports } {
   const items: WatchReport[] = [];
   const write = async (batch: readonly HistoryItem[]): Promise<void> => {
     for (const item of batch) {
       const p = item.feature.properties;
-      if (typeof p.date === 'number' && Number.isFinite(p.date)) items.push(p);
+      if (typeof p.date === 'number' && Number.isFinite(p.date)) {
+        items.push(p);
+        clock.saw(p.date);
+      }
     }
   };
   return { items, write };
