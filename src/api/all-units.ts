@@ -1,12 +1,14 @@
 /** GET /all-units/ (unversioned: session cookie): every unit and user of the account in four collections. */
-import { ApiError } from '../errors.js';
 import type { Api } from './client.js';
-import { excerpt, parseJsonObject } from './reply.js';
+import { checkEnvelope, shapeError } from './envelope.js';
+import { parseJsonObject } from './reply.js';
 import type { Unit, User } from './types.js';
 import { collectionValues, tolerantUnit, tolerantUser } from './tolerant.js';
 
 export const UNIT_CATEGORIES = ['device', 'sensor', 'trackedUser', 'dispatcher'] as const;
 export type UnitCategory = (typeof UNIT_CATEGORIES)[number];
+/** The reply's collections, one at least present. */
+const COLLECTIONS = ['devices', 'sensors', 'trackedUsers', 'dispatchers'] as const;
 
 export interface AllUnits {
   devices: Unit[];
@@ -25,18 +27,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
 export async function getAllUnits(api: Api): Promise<AllUnits> {
   const res = await api.call({ method: 'GET', path: '/all-units/' });
   const body = parseJsonObject(res);
-  // JSON with neither `success` nor a collection is not the service's (a proxy's page): never an empty fleet.
-  if (!('success' in body) && !['devices', 'sensors', 'trackedUsers', 'dispatchers'].some((name) => name in body)) {
-    throw new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): neither "success", the unit collections nor "error": ${excerpt(res.text)}`, res.status);
-  }
-  const collection = <T>(name: string, idKey: string, normalise: (rec: unknown) => unknown): T[] => {
-    // A collection in any JSON form (keyed object, array, null or left out); see collectionValues.
+  // A reply without the unit collections (a proxy's page, `{"success":true}`) is never an empty fleet.
+  checkEnvelope(res, body, COLLECTIONS);
+  const collection = <T>(name: (typeof COLLECTIONS)[number], idKey: string, normalise: (rec: unknown) => unknown): T[] => {
+    // A collection in any JSON form (keyed object, array, null or left out beside the others); see collectionValues.
     const records = collectionValues(body[name]);
-    const shapeError = (what: string): ApiError =>
-      new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${what}: ${excerpt(res.text)}`, res.status);
-    if (records === undefined) throw shapeError(`"${name}" is not a collection`);
+    if (records === undefined) throw shapeError(res, `"${name}" is not a collection`);
     return records.map((rec) => {
-      if (!isObject(rec) || rec[idKey] === undefined || rec[idKey] === null) throw shapeError(`a record of "${name}" without "${idKey}"`);
+      if (!isObject(rec) || rec[idKey] === undefined || rec[idKey] === null) throw shapeError(res, `a record of "${name}" without "${idKey}"`);
       return normalise(rec) as T;
     });
   };

@@ -19,26 +19,37 @@ export interface One<T> {
   id?: number;
 }
 
-function shapeError(res: HttpResponse, what: string): ApiError {
+export function shapeError(res: HttpResponse, what: string): ApiError {
   return new ApiError(`the service sent JSON of an unexpected shape (status ${res.status}): ${what}: ${excerpt(res.text)}`, res.status);
 }
 
 /**
- * Every reply of the service carries `success` (or, failing, `error`, which
- * parseJsonObject turns into its error already). JSON with neither is not the
- * service's (a proxy's or a gateway's page): reading its missing `result` as "no
- * records" would list nothing with exit 0, and `apply` would plan to create every unit.
+ * Every reply of the service carries `success`, a text (or, failing, `error`, which
+ * parseJsonObject turns into its error already), and the field its endpoint gives (`result`
+ * on lists and gets: `carries`, one of them at least). JSON without them is not the
+ * service's reply (a proxy's or a gateway's page, `{"success":true}`): reading a missing
+ * `result` as "no records" would list nothing with exit 0, and `apply` would plan to
+ * create every unit.
  */
-export function checkEnvelope(res: HttpResponse, body: Record<string, unknown>): void {
-  if (!('success' in body) && !('result' in body)) throw shapeError(res, 'neither "success", "result" nor "error"');
+export function checkEnvelope(res: HttpResponse, body: Record<string, unknown>, carries: readonly string[] = []): void {
+  const named = carries.map((key) => `"${key}"`);
+  const carried = carries.length === 0 || carries.some((key) => key in body);
+  if (!('success' in body) && !carried) throw shapeError(res, `neither ${words(['"success"', ...named, '"error"'], 'nor')}`);
+  if (typeof body.success !== 'string') throw shapeError(res, 'success' in body ? '"success" is not a text' : 'no "success"');
+  if (!carried) throw shapeError(res, `no ${words(named, 'or')}`);
+}
+
+/** "a", "a or b", "a, b or c". */
+function words(list: readonly string[], last: string): string {
+  return list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} ${last} ${list[list.length - 1]}`;
 }
 
 /**
  * The records of `result`, in any JSON form of a collection (see collectionValues):
- * an object keyed by id, an array, or null / absent for none.
+ * an object keyed by id, an array, or null for none.
  */
 function resultRecords(res: HttpResponse, body: Record<string, unknown>, nested: boolean): unknown[] {
-  checkEnvelope(res, body);
+  checkEnvelope(res, body, ['result']);
   let result = body.result;
   // Membership replies wrap the record once more: {result: {result: {<id>: record}}}.
   if (nested && isObject(result) && 'result' in result && Object.keys(result).length === 1) result = result.result;

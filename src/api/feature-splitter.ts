@@ -169,23 +169,23 @@ export class FeatureSplitter {
   }
 
   /**
-   * End of body: throws unless the reply was complete. A reply whose body is an error
-   * (no `success`, an `error`: see errorInSuccess) fails with the service's text. No
-   * reports in any JSON form (`[]`, `{}`, null, or no `features` beside `success`) is an empty history.
+   * End of body: throws unless the reply was complete and the service's: a `success` text and
+   * a `features` key. A reply whose body is an error (no `success`, an `error`: see
+   * errorInSuccess) fails with the service's text; one without `features` (a proxy's
+   * `{"success":"…"}`) is no empty history that a checkpoint would then skip. No reports in
+   * any JSON form of an empty collection (`[]`, `{}`, null) is an empty history.
    */
   end(): void {
     const read = `status ${this.status}, ${this.bytes} bytes, ${this.count} reports read`;
     if (this.state !== S.Done) throw new ApiError(`the history reply ended before its JSON was complete (${read}): …${excerpt(this.tail, 160)}`, this.status);
     const failure = errorInSuccess(this.envelope);
     if (failure !== undefined) throw errorReplyError(this.status, failure, (text) => excerpt(text, 300));
-    // JSON that is not the service's (a proxy's page): never an empty history that a checkpoint would then skip.
-    if (!this.sawFeatures && !('success' in this.envelope) && !('features' in this.envelope)) {
-      throw new ApiError(`the history reply has neither "success", "features" nor "error" (${read}): ${excerpt(this.tail, 160)}`, this.status);
-    }
-    const features = this.envelope.features;
-    if (!this.sawFeatures && features !== undefined && collectionValues(features)?.length !== 0) {
-      throw new ApiError(`the history reply's "features" is not an array (${read}): ${excerpt(this.tail, 160)}`, this.status);
-    }
+    const unlike = (what: string): ApiError => new ApiError(`the history reply ${what} (${read}): ${excerpt(this.tail, 160)}`, this.status);
+    const features = this.sawFeatures || 'features' in this.envelope;
+    if (!features && !('success' in this.envelope)) throw unlike('has neither "success", "features" nor "error"');
+    if (typeof this.envelope.success !== 'string') throw unlike('success' in this.envelope ? 'has a "success" that is not a text' : 'has no "success"');
+    if (!features) throw unlike('has no "features"');
+    if (!this.sawFeatures && collectionValues(this.envelope.features)?.length !== 0) throw unlike('has a "features" that is not an array');
   }
 
   /** Envelope values worth reading at the end (success, error…, a features value that is not an array); small by nature. */

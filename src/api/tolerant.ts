@@ -123,15 +123,21 @@ export function collectionValues(value: unknown): unknown[] | undefined {
   return undefined;
 }
 
+const FALSE_TEXT = /^\s*(false|0|)\s*$/i;
+
 /**
  * The service's own error text when a 2xx body is an error in disguise: no `success`
  * message, and an `error` (OAuth style, with `error_description`), `errors`, or
- * `success: false` with a `message`. Undefined for a real success.
+ * `success: false` with a `message`; or a `success` whose text means false ("false", "0",
+ * ""), told by its `message` or else the body itself. Undefined for a real success.
  */
 export function errorInSuccess(body: Rec): string | undefined {
-  if (typeof body.success === 'string') return undefined;
   const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
   const described = text(body.error_description) ?? text(body.message) ?? text(body.detail);
+  if (typeof body.success === 'string') {
+    // A false written as text (false, 0, or PHP's empty string) is no success message.
+    return FALSE_TEXT.test(body.success) ? (described ?? JSON.stringify(body)) : undefined;
+  }
   const error = body.error;
   if (error !== undefined && error !== null && error !== false && error !== '') {
     if (isObject(error)) return text(error.message) ?? described ?? JSON.stringify(error);

@@ -5,12 +5,15 @@
  * The service filters lastQueryTime on the time a report was RECEIVED, in its own
  * clock, but a feature carries only its report date. So the next lastQueryTime must
  * be a time the service had certainly reached when it answered, with no trust in the
- * local clock (it may be skewed by hours):
+ * local clock (it may be skewed by hours) nor in the Date header alone (a proxy in
+ * front of the service sets its own, an hour ahead or behind):
  *
  *   next = max(previous, min(newest report date, Date header) − OVERLAP)
  *
  * A report's date is at or before its reception, which is at or before the service's
- * "now", so `next` never skips a report; it only overlaps the last reply. Reports in
+ * "now", so `next` never skips a report; it only overlaps the last reply. The Date header
+ * only bounds a date from a unit whose clock runs ahead: a reply without reports proves
+ * nothing of the service's clock and leaves `next` where it was. Reports in
  * the overlap are exactly those of the last reply received after `next`; since the
  * reply does not say which, the keys of the whole last reply are kept and anything
  * among them is not printed again. Because `next` never decreases, a report printed
@@ -69,11 +72,11 @@ export class Cursor {
     return reportTypes ? { lastQueryTime: this.lastQueryTime, reportTypes } : { lastQueryTime: this.lastQueryTime };
   }
 
-  /** A reply was read to the end and printed: move on. `asked` is the query it answered. */
+  /** A reply was read to the end and printed: move on. `asked` is the query it answered; `serverTime` its Date header. */
   commit(poll: Poll, asked: HistoryQuery, serverTime: number | undefined): void {
-    const witnesses = [poll.newest, serverTime].filter((t): t is number => t !== undefined);
     const base = this.lastQueryTime ?? asked.lastQueryTime ?? asked.from ?? 0;
-    const reached = witnesses.length > 0 ? Math.floor(Math.min(...witnesses)) - OVERLAP_S : base;
+    const newest = poll.newest;
+    const reached = newest === undefined ? base : Math.floor(serverTime === undefined ? newest : Math.min(newest, serverTime)) - OVERLAP_S;
     this.lastQueryTime = Math.max(0, base, reached);
     this.seen = poll.keys;
   }

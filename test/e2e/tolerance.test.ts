@@ -120,12 +120,20 @@ const feature = (props: Record<string, unknown>): Record<string, unknown> => ({
 const historyPath = (from: number): string => `/reports/history/2004/from:${from}/`;
 
 describe('tolerance: empty collections in any JSON form', () => {
-  for (const [label, result] of [['[]', []], ['{}', {}], ['null', null], ['left out', undefined]] as const) {
+  for (const [label, result] of [['[]', []], ['{}', {}], ['null', null]] as const) {
     test(`devices list with result ${label} prints [] and exits 0`, async () => {
-      on('GET', '/v2/devices/', { success: 'Devices have been successfully retrieved.', ...(result === undefined ? {} : { result }), resultCount: 0 });
+      on('GET', '/v2/devices/', { success: 'Devices have been successfully retrieved.', result, resultCount: 0 });
       assert.deepEqual(await json(['devices', 'list']), []);
     });
   }
+
+  test('devices list with result left out is no list: exit 1 naming the status', async () => {
+    on('GET', '/v2/devices/', { success: 'Devices have been successfully retrieved.', resultCount: 0 });
+    const r = await trackctl(['devices', 'list', '-o', 'json']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /status 200\): no "result"/);
+  });
 
   test('units: every collection as [], null, {} or left out', async () => {
     on('GET', '/all-units/', { success: 'ok', devices: [], sensors: null, dispatchers: {} });
@@ -134,11 +142,16 @@ describe('tolerance: empty collections in any JSON form', () => {
     assert.equal(table.code, 0, table.stderr);
   });
 
-  test('history: features as [], null, {} or left out is an empty history', async () => {
-    for (const features of [[], null, {}, undefined]) {
-      on('GET', historyPath(NOW - 3600), { ...(features === undefined ? {} : { features }), success: 'Reports have been successfully retrieved.' });
+  test('history: features as [], null or {} is an empty history; left out, no history (exit 1)', async () => {
+    for (const features of [[], null, {}]) {
+      on('GET', historyPath(NOW - 3600), { features, success: 'Reports have been successfully retrieved.' });
       assert.deepEqual(await json(['history', '2004', '--from', String(NOW - 3600)]), [], `features ${JSON.stringify(features)}`);
     }
+    on('GET', historyPath(NOW - 3600), { success: 'Reports have been successfully retrieved.' });
+    const r = await trackctl(['history', '2004', '--from', String(NOW - 3600), '-o', 'json']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /no "features" \(status 200/);
   });
 
   test('a get whose result is empty is "not found" (exit 4), not a crash', async () => {

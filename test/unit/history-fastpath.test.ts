@@ -173,7 +173,7 @@ test('fast path: three-way cuts through a run of plain features, inside strings,
 });
 
 test('fast path: bytes that are not UTF-8 inside a string read as U+FFFD, as before', () => {
-  const raw = Buffer.concat([Buffer.from('{"features":[{"properties":{"a":"x'), Buffer.from([0xff, 0xc3, 0x22]), Buffer.from('}}]}')]);
+  const raw = Buffer.concat([Buffer.from('{"features":[{"properties":{"a":"x'), Buffer.from([0xff, 0xc3, 0x22]), Buffer.from('}}],"success":"ok"}')]);
   const s = new FeatureSplitter(200);
   const [report] = s.cut(raw);
   s.end();
@@ -214,7 +214,7 @@ test('verbatim: exact for C1 (0xC2 0x80–0x9F), and a feature spanning chunks i
   const [split] = s.cut(Buffer.concat([c1.subarray(1), Buffer.from('"}},')]));
   assert.equal(split?.text, '{"properties":{"a":"\u0085"}}');
   assert.equal(split?.verbatim, false, 'a chunk ending in 0xC2 may end in half a C1 control');
-  assert.equal(s.cut(Buffer.from('{"properties":{"a":1}}]}'))[0]?.verbatim, true);
+  assert.equal(s.cut(Buffer.from('{"properties":{"a":1}}],"success":"ok"}'))[0]?.verbatim, true);
   s.end();
 });
 
@@ -248,7 +248,7 @@ test('ndjson and geojson: the bytes as sent are the very bytes the text path wri
   const nonUtf8 = Buffer.concat([Buffer.from('{"properties":{"a":"'), Buffer.from([0xe2, 0x28]), Buffer.from('"}}')]);
   const features = [bench, ...fast, ...slow, bench].map((f) => Buffer.from(f));
   features.splice(3, 0, nonUtf8);
-  const raw = Buffer.concat([Buffer.from('{"features":['), ...features.flatMap((f, i) => (i === 0 ? [f] : [Buffer.from(','), f])), Buffer.from(']}')]);
+  const raw = Buffer.concat([Buffer.from('{"features":['), ...features.flatMap((f, i) => (i === 0 ? [f] : [Buffer.from(','), f])), Buffer.from('],"success":"ok"}')]);
   for (let cut = 0; cut <= raw.length; cut += 5) {
     const s = new FeatureSplitter(200);
     const batches = cutAt(raw, [cut, Math.min(raw.length, cut + 700)]).map((c) => s.cut(c)).filter((b) => b.length > 0);
@@ -306,7 +306,7 @@ test('openHistory: the body is read a few chunks ahead at most, and a body that 
       pulled++;
       yield Buffer.from(`${i ? ',' : ''}${bench}`);
     }
-    yield Buffer.from(']}');
+    yield Buffer.from('],"success":"ok"}');
   }
   const reply = await openHistory(fakeApiStream(Readable.from(source(), { highWaterMark: 1 })), 1, {});
   const first = await reply.batches.next();

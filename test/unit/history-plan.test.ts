@@ -113,3 +113,16 @@ test('cursor: the next lastQueryTime trails the newest date and the Date header 
   empty.commit(new Poll(), {}, undefined);
   assert.equal(empty.lastQueryTime, 0, '--all with nothing printed: next time, everything received');
 });
+
+test('cursor: a reply without reports leaves it where the window or the last reply put it, whatever its Date header says', () => {
+  // A proxy's Date an hour ahead of the service: the service's clock is what its reports prove.
+  const silent = new Cursor(undefined);
+  silent.commit(new Poll(), { from: 1000 }, 1000 + 3600);
+  assert.equal(silent.lastQueryTime, 1000);
+  silent.commit(new Poll(), { lastQueryTime: 1000 }, 1000 + 7200);
+  assert.equal(silent.lastQueryTime, 1000);
+  const poll = new Poll();
+  poll.fresh([item({ id: 1, date: 2000, received: 2001 })], new Set());
+  silent.commit(poll, { lastQueryTime: 1000 }, 2000 + 3600);
+  assert.equal(silent.lastQueryTime, 2000 - OVERLAP_S, 'the newest report moves it, the header only bounds it');
+});

@@ -67,7 +67,7 @@ test('splitter: verbatim is false for a chunk holding a line break or C1 bytes',
   assert.equal(s.verbatim, false);
   s.push(Buffer.from('{"a":2},'));
   assert.equal(s.verbatim, false, 'a feature may have begun in the dirty chunk before');
-  s.push(Buffer.from('{"a":3}]}'));
+  s.push(Buffer.from('{"a":3}],"success":"ok"}'));
   assert.equal(s.verbatim, true);
   s.end();
 });
@@ -99,8 +99,24 @@ test('splitter: malformed envelopes are ApiErrors with an excerpt', () => {
 });
 
 test('splitter: no reports in any JSON form is an empty history', () => {
-  for (const text of ['{"success":"ok"}', '{"features":{},"success":"ok"}', '{"features":null,"success":"ok"}', '{"success":"ok","features":[]}', '{"features":[]}']) {
+  for (const text of ['{"features":{},"success":"ok"}', '{"features":null,"success":"ok"}', '{"success":"ok","features":[]}']) {
     assert.deepEqual(split(Buffer.from(text), [3]).texts, [], text);
+  }
+});
+
+test('splitter: a reply without "features" or a "success" text is no history, wherever the chunks fall', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['{"success":"Reports."}', /no "features"/],
+    ['{"success":true}', /"success" that is not a text/],
+    ['{"features":[{"a":1}],"success":true}', /"success" that is not a text/],
+    ['{"features":[]}', /no "success"/],
+    ['{"success":"false"}', /\{"success":"false"\}/],
+    ['{"features":[],"success":"0"}', /"success":"0"/],
+  ];
+  for (const [text, pattern] of cases) {
+    for (const cut of [1, 5, text.length - 2]) {
+      assert.throws(() => split(Buffer.from(text), [cut]), (err: unknown) => err instanceof ApiError && pattern.test(err.message) && /status 200|answered 200/.test(err.message), text);
+    }
   }
 });
 

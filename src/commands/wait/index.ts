@@ -19,8 +19,11 @@ reportType (and fence for inside). One unit, or --any: one record (-o json print
 several with --all (the default): one record per unit as each meets it (-o json: an array).
 
 --timeout D gives up after D (wall-clock, from the start): exit 8, with the units that did not meet
-the condition named on stderr; a request in flight then is abandoned. Without it, the wait lasts
-until the condition holds, Ctrl-C (exit 130) or SIGTERM (exit 143). For wait, --timeout bounds the whole wait, and each
+the condition named on stderr; a request in flight then is abandoned. A unit never seen in that time
+(every request failed: a 5xx, the network) is no timeout: the wait fails with the last failure's exit
+code (1 the service, 6 the network), as the condition was never checked. Without it, the wait lasts
+until the condition holds, Ctrl-C (exit 130) or SIGTERM (exit 143). For wait, --timeout bounds the
+whole wait, and each
 request within it.`;
 
 export function registerWait(program: Command, ctx: Context): void {
@@ -44,7 +47,7 @@ export function registerWait(program: Command, ctx: Context): void {
         'trackctl wait 2004 --for inside=depot.geojson -o json | jq .time',
         'trackctl wait 2004 2005 --all --for stopped --interval 30s',
         'trackctl wait --group 101 --any --for battery_low=15 && ./page.sh',
-        'trackctl wait 2004 --for stale=2h --timeout 1h || echo "still reporting"',
+        'trackctl wait 2004 --for stale=2h --timeout 1h; [ $? -eq 8 ] && echo "still reporting"',
       ),
     )
     .action(lazyAction(ctx, async () => import('./run.js')));

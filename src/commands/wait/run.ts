@@ -2,7 +2,10 @@
  * `trackctl wait`: validate, take each unit's state from GET /all-units/ and its last
  * reports, then poll each unit's history in rounds (a cursor per unit, as watch does)
  * until the condition holds (reports/conditions.ts) for every unit (--all) or one (--any),
- * or the --timeout runs out (exit 8).
+ * or the --timeout runs out: exit 8 when every unit not met was seen (a reply read whole)
+ * and the condition did not hold; when one was never seen, its requests all failing (a 502,
+ * a dropped connection), the wait fails with that failure's code and words (1, 6), since
+ * nothing says whether the condition held.
  *
  * The deadline is on the local clock, from the start: each pause ends at it at the latest,
  * and a request still in flight then is abandoned, so a unit that never meets the
@@ -12,7 +15,7 @@ import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
 import type { Context } from '../../context.js';
-import { ApiError, interruptedBy, NetworkError, UsageError, WaitTimeout } from '../../errors.js';
+import { ApiError, interruptedBy, NetworkError, Reported, UsageError, WaitTimeout } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
 import { loadFences } from '../../reports/fences.js';
@@ -22,6 +25,7 @@ import type { Run } from '../action.js';
 import { Cursor } from '../../runs/cursor.js';
 import { pause } from '../../runs/interrupts.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
+import { ServiceClock } from '../../runs/service-clock.js';
 import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
 
@@ -74,13 +78,19 @@ interface Waiting {
   /** The last reports before the wait are still to be read (state conditions only). */
   seedFrom: number | undefined;
   printed: boolean;
+  /** A reply of the unit was read whole: the condition was checked at least once. */
+  seen: boolean;
+  /** The unit's last failed request (tried again next round), and when (local ms). */
+  failure: { err: Error; at: number } | undefined;
 }
 
 async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: OutputOptions, signal: AbortSignal, deadline: number): Promise<void> {
   const api = await ctx.api();
   const all = await getAllUnits(api);
-  const start = all.serverTime ?? Math.floor(ctx.clock.now() / 1000);
   const known = unitSnapshots(all);
+  const clock = new ServiceClock(() => ctx.clock.now());
+  for (const snap of known.values()) clock.saw(snap.lastReport);
+  const start = clock.at(all.serverTime) ?? Math.floor(ctx.clock.now() / 1000);
   const units = await resolveUnits(api, plan.selection);
   if (units.length === 0) throw new UsageError(`no units in ${describeSelection(plan.selection)}`);
   const waiting: Waiting[] = units.map((unit) => {
@@ -88,7 +98,7 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
     if (snap.name === '' && unit.name) snap.name = unit.name;
     const last = snap.lastReport ?? undefined;
     const seedFrom = condition.kind === 'reporting' || last === undefined ? undefined : Math.max(0, last - SEED_S);
-    return { unit, wait: new UnitWait(condition, snap), cursor: new Cursor(start), seedFrom, printed: false };
+    return { unit, wait: new UnitWait(condition, snap), cursor: new Cursor(start), seedFrom, printed: false, seen: false, failure: undefined };
   });
 
   const one = plan.any || waiting.length === 1;
@@ -105,7 +115,7 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
       await runPool(
         waiting.filter((w) => !w.wait.met),
         CONCURRENCY,
-        (w) => poll(ctx, api, w, start, signal),
+        (w) => poll(ctx, api, w, clock, start, signal),
       );
       for (const w of waiting) {
         if (!w.wait.met || w.printed || (one && waiting.some((o) => o.printed))) continue;
@@ -124,8 +134,13 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
   } finally {
     await stream?.end();
   }
-  const unmet = waiting.filter((w) => !w.wait.met).map((w) => w.unit.did);
   const label = conditionLabel(condition);
+  const unseen = unseenFailure(waiting);
+  if (unseen) {
+    const { dids, err } = unseen;
+    throw new Reported(err, `no reply for ${dids.length === 1 ? `unit ${dids[0]}` : `units ${dids.join(', ')}`} in ${formatMs(plan.timeoutMs ?? 0)}, so --for ${label} could not be checked: ${err.message}`);
+  }
+  const unmet = waiting.filter((w) => !w.wait.met).map((w) => w.unit.did);
   const why =
     waiting.length === 1
       ? `unit ${unmet[0]} did not meet --for ${label}`
@@ -136,35 +151,53 @@ async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: 
 }
 
 /** One unit's round: its last reports before the wait (once), then what it sent since. */
-async function poll(ctx: Context, api: Api, w: Waiting, start: number, signal: AbortSignal): Promise<void> {
+async function poll(ctx: Context, api: Api, w: Waiting, clock: ServiceClock, start: number, signal: AbortSignal): Promise<void> {
   try {
     if (w.seedFrom !== undefined) {
-      const seed = collector();
+      const seed = collector(clock);
       const serverTime = await streamWindow(api, w.unit.did, { from: w.seedFrom }, seed.write, signal);
-      w.wait.seed(byDate(seed.items), serverTime ?? start);
+      w.wait.seed(byDate(seed.items), clock.at(serverTime) ?? start);
       w.seedFrom = undefined;
+      w.seen = true;
       if (w.wait.met) return;
     }
-    const reports = collector();
+    const reports = collector(clock);
     const serverTime = await pollUnit(api, w.unit.did, w.cursor, {}, undefined, reports.write, signal);
     w.wait.observe(byDate(reports.items));
-    if (serverTime !== undefined) w.wait.tick(serverTime);
+    const now = clock.at(serverTime);
+    if (now !== undefined) w.wait.tick(now);
+    w.seen = true;
   } catch (err) {
     if (signal.aborted) return;
     // A passing failure is tried again next round; anything else ends the wait.
     const transient = err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 429));
     if (!transient) throw err;
+    w.failure = { err: err as Error, at: ctx.clock.now() };
     ctx.io.err(`warning: unit ${w.unit.did}: ${(err as Error).message}; trying again next round`);
   }
 }
 
-/** The reports of a reply, as the watch state reads them. */
-function collector(): { items: WatchReport[]; write: WriteReports } {
+/**
+ * The units not met that were never seen although their requests were sent and failed, with
+ * the latest of their failures; undefined when there are none.
+ */
+function unseenFailure(waiting: readonly Waiting[]): { dids: number[]; err: Error } | undefined {
+  const unseen = waiting.filter((w) => !w.wait.met && !w.seen && w.failure !== undefined);
+  let last: { err: Error; at: number } | undefined;
+  for (const { failure } of unseen) if (failure && (last === undefined || failure.at >= last.at)) last = failure;
+  return last === undefined ? undefined : { dids: unseen.map((w) => w.unit.did), err: last.err };
+}
+
+/** The reports of a reply, as the watch state reads them; their dates witness the service's clock. */
+function collector(clock: ServiceClock): { items: WatchReport[]; write: WriteReports } {
   const items: WatchReport[] = [];
   const write = async (batch: readonly HistoryItem[]): Promise<void> => {
     for (const item of batch) {
       const p = item.feature.properties;
-      if (typeof p.date === 'number' && Number.isFinite(p.date)) items.push(p);
+      if (typeof p.date === 'number' && Number.isFinite(p.date)) {
+        items.push(p);
+        clock.saw(p.date);
+      }
     }
   };
   return { items, write };

@@ -40,6 +40,7 @@ import { Ledger } from '../../runs/delivery.js';
 import { FleetEngine } from '../../runs/engine.js';
 import { watchInterrupts } from '../../runs/interrupts.js';
 import { pollUnit, streamWindow } from '../../runs/query.js';
+import { ServiceClock } from '../../runs/service-clock.js';
 import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseWatchPlan, type WatchOptions, type WatchPlan } from './options.js';
@@ -87,7 +88,9 @@ class Watch {
   private screen: Screen | undefined;
   private painter: Painter | undefined;
   private title = '';
-  /** The newest Date header seen (unix seconds): what the checkpoint records as its clock. */
+  /** The service's clock by the replies' Date headers, as far as its data bears them out. */
+  private readonly service: ServiceClock;
+  /** The newest service time seen (unix seconds): what the checkpoint records as its clock. */
   private newestReply = 0;
   private scripted: RecordStream | undefined;
   /** A round held an event of --exit-on. */
@@ -100,24 +103,30 @@ class Watch {
     private readonly out: OutputOptions,
     private readonly live: boolean,
     private readonly checkpoint: RunCheckpoint<UnitWatchState> | undefined,
-  ) {}
+  ) {
+    this.service = new ServiceClock(() => ctx.clock.now());
+  }
 
   async run(): Promise<void> {
     const api = await this.ctx.api();
     const all = await getAllUnits(api);
-    this.clock(all.serverTime);
     const known = unitSnapshots(all);
+    for (const snap of known.values()) this.service.saw(snap.lastReport);
+    const serverTime = this.service.at(all.serverTime);
+    this.clock(serverTime);
     const selected = await resolveUnits(api, this.plan.selection);
     const units = this.plan.shard ? unitsOfShard(selected, this.plan.shard) : selected;
     this.title = `trackctl watch: ${describeSelection(this.plan.selection)}`;
     if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
-    const start = all.serverTime ?? Math.floor(this.ctx.clock.now() / 1000);
+    const start = serverTime ?? Math.floor(this.ctx.clock.now() / 1000);
     const pending = new Map<number, WatchEvent[]>();
     let fresh = false;
     for (const unit of units) {
       if (this.checkpoint?.has(unit.did)) {
         const saved = this.checkpoint.progress(unit.did);
-        this.watched.push({ ...unit, cursor: saved.cursor, state: saved.state as UnitWatchState });
+        const state = saved.state as UnitWatchState;
+        this.service.saw(state.lastReport);
+        this.watched.push({ ...unit, cursor: saved.cursor, state });
         continue;
       }
       const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
@@ -201,15 +210,22 @@ class Watch {
     if (w.seedFrom !== undefined) {
       const before: WatchReport[] = [];
       await streamWindow(api, w.did, { from: w.seedFrom, to: w.cursor.lastQueryTime }, async (items) => {
-        for (const item of items) before.push(item.feature.properties);
+        for (const item of items) {
+          before.push(item.feature.properties);
+          this.service.saw(item.feature.properties.date);
+        }
       }, abort);
       seedState(w.state, byDate(before.filter((r) => typeof r.date === 'number' && Number.isFinite(r.date))), this.params);
       w.seedFrom = undefined;
     }
     const reports: WatchReport[] = [];
-    const serverTime = await pollUnit(api, w.did, w.cursor, {}, undefined, async (items) => {
-      for (const item of items) reports.push(item.feature.properties);
+    const header = await pollUnit(api, w.did, w.cursor, {}, undefined, async (items) => {
+      for (const item of items) {
+        reports.push(item.feature.properties);
+        this.service.saw(item.feature.properties.date);
+      }
     }, abort);
+    const serverTime = this.service.at(header);
     this.clock(serverTime);
     const now = serverTime ?? this.serverNow();
     const out = events.get(w.did) ?? [];
@@ -280,7 +296,7 @@ class Watch {
     this.newestReply = Math.max(this.newestReply, serverTime);
   }
 
-  /** The service's clock now, estimated from its last Date header (unix seconds). */
+  /** The service's clock now, estimated from its last reply (unix seconds). */
   private serverNow(): number {
     if (this.localAt === 0) return this.ctx.clock.now() / 1000;
     return this.serverAt + (this.ctx.clock.now() - this.localAt) / 1000;
