@@ -104,6 +104,11 @@ export class LakeTarget {
     };
   }
 
+  /** Parts published by this run. */
+  get files(): number {
+    return this.published;
+  }
+
   /** Writes, stages and publishes the parts; the units in them are saved after (runs/delivery.ts). */
   async end(): Promise<void> {
     await this.writeParts();

@@ -45,6 +45,8 @@ export interface Target {
   /** Closes the document (or puts the file in place) and acknowledges the whole. */
   end(): Promise<void>;
   cleanup(): Promise<void>;
+  /** Files (or objects) put in place so far, where the target writes files (--out-dir). */
+  readonly files?: number;
 }
 
 /** How the engine saves a run into this target: following saves each round, else by where units land. */
@@ -177,6 +179,7 @@ export class GroupedTarget implements Target {
 export class DirTarget implements Target {
   readonly lands = 'unit';
   readonly pipe = false;
+  files = 0;
 
   constructor(
     private readonly dir: OutDir,
@@ -191,6 +194,7 @@ export class DirTarget implements Target {
       write: (items) => files.write(items),
       commit: async () => {
         const written = await files.commit();
+        this.files += written.length;
         if (written.length > 0 && this.incremental) parts = part;
       },
       discard: () => files.discard(),
@@ -214,5 +218,8 @@ export function lakeRunTarget(lake: LakeTarget): Target {
     acknowledge: async () => undefined,
     end: () => lake.end(),
     cleanup: () => lake.cleanup(),
+    get files() {
+      return lake.files;
+    },
   };
 }

@@ -12,6 +12,7 @@
  * its files are in place; a stream only when the whole run ended well (following: each round
  * once its output was acknowledged).
  */
+import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem, HistoryQuery } from '../../api/history.js';
 import { withCheckpointLock } from '../../auth/lock.js';
@@ -128,6 +129,7 @@ class HistoryRun {
   }
 
   async run(): Promise<void> {
+    const startedMs = this.ctx.clock.now();
     const title = this.single !== undefined ? `Unit ${this.single}` : `History of ${describeSelection(this.plan.selection)}`;
     // The target first: a --output-file that cannot be written fails before any request.
     const target = await this.openTarget(title);
@@ -177,6 +179,7 @@ class HistoryRun {
       if (failure !== undefined) throw failure;
       ok = true;
       if (this.reports === 0 && this.single !== undefined && this.out.tty && !this.ctx.globals.quiet && !this.plan.follow) this.ctx.io.err('No reports found.');
+      if (this.ctx.io.stderrIsTTY && !this.ctx.globals.quiet && !this.plan.follow) this.sayDone(units.length, target, startedMs);
     } finally {
       interrupts?.dispose();
       try {
@@ -189,6 +192,21 @@ class HistoryRun {
     // Stopped by SIGTERM: what was delivered is saved, and the run says it was terminated (exit 143).
     const terminated = interrupts?.terminated();
     if (terminated) throw terminated;
+  }
+
+  /**
+   * An export at a terminal ends with one line: what was written where, and how long it took
+   * (files are not on the screen). Output on the terminal itself, or piped on, needs none.
+   */
+  private sayDone(units: number, target: Target, startedMs: number): void {
+    const where = this.plan.outDir !== undefined
+      ? `into ${plural(target.files ?? 0, 'file')} in ${this.plan.outDir}`
+      : this.plan.outputFile !== undefined
+        ? `into ${this.plan.outputFile}`
+        : stdoutIsFile() ? 'into the file on stdout' : undefined;
+    if (where === undefined) return;
+    const seconds = (this.ctx.clock.now() - startedMs) / 1000;
+    this.ctx.io.err(`history: ${plural(this.reports, 'report')} of ${plural(units, 'unit')} ${where} (${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s)`);
   }
 
   /** One unit's turn: its next reply (or its window) into the target, committed, then its progress handed to the ledger. */
@@ -270,3 +288,15 @@ class HistoryRun {
 
 const slotOf = (s: UnitState): UnitSlot => ({ did: s.did, name: s.name, parts: s.parts });
 
+function plural(n: number, what: string): string {
+  return `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+}
+
+/** stdout redirected into a regular file (`> fleet.ndjson`): an export, as --output-file is. */
+function stdoutIsFile(): boolean {
+  try {
+    return fstatSync(1).isFile();
+  } catch {
+    return false;
+  }
+}
