@@ -10,7 +10,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +23,7 @@ import { MULTIPART_PART_BYTES, S3Storage } from '../../src/lake/storage.js';
 import { UsageError } from '../../src/errors.js';
 import { ROOT } from '../helpers/cli.js';
 import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
+import { expectedSignature, sha256 } from '../helpers/sigv4.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const S3RVER_KEYS = fixedCredentials('a test', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
@@ -38,38 +39,6 @@ if (process.env.LAKE_S3_CHILD !== undefined) {
   process.exit(0);
 }
 
-const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data).digest();
-
-/** SigV4 as AWS documents it, for a request as the server received it: the signature it should carry. */
-function expectedSignature(req: { method: string; path: string; headers: Record<string, string>; body: Buffer }, secret: string, signedHeaders: string[], scope: string): string {
-  const [rawPath, rawQuery = ''] = req.path.split('?') as [string, string?];
-  const enc = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const query = rawQuery
-    .split('&')
-    .filter((p) => p !== '')
-    .map((p) => {
-      const [k, v = ''] = p.split('=') as [string, string?];
-      return [enc(decodeURIComponent(k)), enc(decodeURIComponent(v))] as const;
-    })
-    .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const canonical = [
-    req.method,
-    rawPath,
-    query,
-    ...signedHeaders.map((h) => `${h}:${(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}`),
-    '',
-    signedHeaders.join(';'),
-    req.headers['x-amz-content-sha256'] ?? sha256(req.body),
-  ].join('\n');
-  const date = req.headers['x-amz-date']!;
-  const toSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonical)].join('\n');
-  const [day, region, service] = scope.split('/') as [string, string, string];
-  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), 'aws4_request');
-  return createHmac('sha256', key).update(toSign).digest('hex');
-}
 
 test('the verifier gives the signature of AWS\'s published example (GET /test.txt with a Range)', () => {
   const sig = expectedSignature(
