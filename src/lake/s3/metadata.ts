@@ -11,7 +11,7 @@ import { ApiError, AuthError, NetworkError, UsageError } from '../../errors.js';
 import type { TemporaryCredentials } from './refresh.js';
 import { exchange, type ExchangeOptions, type ServiceReply } from './wire.js';
 
-/** Where a relative container URI points (ECS's agent); a setting so that tests can point it at a loopback server. */
+/** Where a relative container URI points: ECS's agent (ContainerSettings.relativeHost, which tests point at a loopback server). */
 export const ECS_CONTAINER_HOST = 'http://169.254.170.2';
 /** The plain-http hosts a full container URI may name, as the AWS SDKs allow: ECS's and EKS Pod Identity's agents. */
 const CONTAINER_HOSTS = new Set(['169.254.170.2', '169.254.170.23', '[fd00:ec2::23]']);

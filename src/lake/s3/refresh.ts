@@ -23,7 +23,7 @@ export interface CredentialProvider {
 }
 
 /** How long before they expire credentials are fetched again (as the AWS SDKs do). */
-export const REFRESH_BEFORE_MS = 5 * 60_000;
+const REFRESH_BEFORE_MS = 5 * 60_000;
 /** A failed refresh keeps the old credentials while they have this much left … */
 const STILL_GOOD_MS = 60_000;
 /** … and is tried again after this long: a blip at STS does not end a long run. */
