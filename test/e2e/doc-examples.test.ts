@@ -110,7 +110,7 @@ for (const example of docExamples(ROOT)) {
 describe('every example a reader is shown runs as written', { concurrency: 3 }, () => {
   let s3: S3Server;
   before(async () => {
-    s3 = await startS3Server(ROOT, 'fleet-lake');
+    s3 = await startS3Server(ROOT, [], 'fleet-lake');
   });
   after(async () => s3?.close());
 

@@ -92,7 +92,7 @@ describe('history --layout hive: partitions, sizes, shards', () => {
     await h.expectUsage(['history', '--all-units', '--shard', '3/3'], 'K must be below N');
     await h.expectUsage(['history', '--all-units', '--shard', '3'], 'JOB_COMPLETION_INDEX is not set');
     h.sandbox.clearRequests();
-    const r = await h.run(['history', '--all-units', '--out-dir', 's3://lake/x', '--layout', 'hive'], { env: { HOME: h.dir, AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9' } });
+    const r = await h.run(['history', '--all-units', '--out-dir', 's3://lake/x', '--layout', 'hive'], { env: { HOME: h.dir, AWS_ENDPOINT_URL_S3: 'http://127.0.0.1:9', AWS_EC2_METADATA_SERVICE_ENDPOINT: 'http://127.0.0.1:9' } });
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /no AWS credentials/);
     assert.deepEqual(h.sent(), []);

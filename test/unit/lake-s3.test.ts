@@ -10,7 +10,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createHash, createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,17 +18,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { S3Client } from '../../src/lake/s3/client.js';
 import { loadS3Config, parseIni, parseS3Url, type S3Config } from '../../src/lake/s3/config.js';
+import { fixedCredentials } from '../../src/lake/s3/refresh.js';
 import { MULTIPART_PART_BYTES, S3Storage } from '../../src/lake/storage.js';
 import { UsageError } from '../../src/errors.js';
 import { ROOT } from '../helpers/cli.js';
 import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
+import { expectedSignature, sha256 } from '../helpers/sigv4.js';
 
 const SELF = fileURLToPath(import.meta.url);
+const S3RVER_KEYS = fixedCredentials('a test', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' });
 
 // A child that uploads one file through S3Storage (the parent SIGKILLs it): `node SELF` with LAKE_S3_CHILD set.
 if (process.env.LAKE_S3_CHILD !== undefined) {
   const { endpoint, key, file } = JSON.parse(process.env.LAKE_S3_CHILD) as { endpoint: string; key: string; file: string };
-  const config: S3Config = { credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region: 'us-east-1', endpoint: new URL(endpoint) };
+  const config: S3Config = { credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(endpoint) };
   const storage = new S3Storage(`s3://${S3_BUCKET}`, new S3Client(config, S3_BUCKET), '', 'text/plain');
   process.stderr.write('uploading\n'); // the parent times its kill from here, not from a process start a busy machine stretches
   await storage.upload(key, file);
@@ -36,38 +39,6 @@ if (process.env.LAKE_S3_CHILD !== undefined) {
   process.exit(0);
 }
 
-const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string): Buffer => createHmac('sha256', key).update(data).digest();
-
-/** SigV4 as AWS documents it, for a request as the server received it: the signature it should carry. */
-function expectedSignature(req: { method: string; path: string; headers: Record<string, string>; body: Buffer }, secret: string, signedHeaders: string[], scope: string): string {
-  const [rawPath, rawQuery = ''] = req.path.split('?') as [string, string?];
-  const enc = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const query = rawQuery
-    .split('&')
-    .filter((p) => p !== '')
-    .map((p) => {
-      const [k, v = ''] = p.split('=') as [string, string?];
-      return [enc(decodeURIComponent(k)), enc(decodeURIComponent(v))] as const;
-    })
-    .sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1))
-    .map(([k, v]) => `${k}=${v}`)
-    .join('&');
-  const canonical = [
-    req.method,
-    rawPath,
-    query,
-    ...signedHeaders.map((h) => `${h}:${(req.headers[h] ?? '').trim().replace(/\s+/g, ' ')}`),
-    '',
-    signedHeaders.join(';'),
-    req.headers['x-amz-content-sha256'] ?? sha256(req.body),
-  ].join('\n');
-  const date = req.headers['x-amz-date']!;
-  const toSign = ['AWS4-HMAC-SHA256', date, scope, sha256(canonical)].join('\n');
-  const [day, region, service] = scope.split('/') as [string, string, string];
-  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), 'aws4_request');
-  return createHmac('sha256', key).update(toSign).digest('hex');
-}
 
 test('the verifier gives the signature of AWS\'s published example (GET /test.txt with a Range)', () => {
   const sig = expectedSignature(
@@ -114,7 +85,7 @@ test('every request the client sends carries a valid SigV4 signature (path-style
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  const client = new S3Client({ credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: secret, sessionToken: 'TOKEN/with+chars' }, region: 'eu-west-3', endpoint: new URL(`http://127.0.0.1:${port}/base/`) }, 'my-bucket');
+  const client = new S3Client({ credentials: fixedCredentials('a test', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: secret, sessionToken: 'TOKEN/with+chars' }), region: 'eu-west-3', endpoint: new URL(`http://127.0.0.1:${port}/base/`) }, 'my-bucket');
   try {
     await client.list('fleet/day=2026-11-24/');
     await client.put('fleet/day=2026-11-24/part-x-0.parquet', Buffer.from('PAR1 data'), 'application/vnd.apache.parquet');
@@ -145,31 +116,32 @@ describe('settings', () => {
   after(() => rmSync(home, { recursive: true, force: true }));
 
   test('the environment first, then the profile of the shared files', async () => {
-    const env = await loadS3Config({ AWS_ACCESS_KEY_ID: 'ENVKEY', AWS_SECRET_ACCESS_KEY: 'envsecret', AWS_SESSION_TOKEN: 'envtoken', AWS_REGION: 'us-west-2', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' }, home);
-    assert.deepEqual(env.credentials, { accessKeyId: 'ENVKEY', secretAccessKey: 'envsecret', sessionToken: 'envtoken' });
+    const env = await loadS3Config({ AWS_ACCESS_KEY_ID: 'ENVKEY', AWS_SECRET_ACCESS_KEY: 'envsecret', AWS_SESSION_TOKEN: 'envtoken', AWS_REGION: 'us-west-2', AWS_ENDPOINT_URL: 'http://127.0.0.1:9000' }, { home });
+    assert.deepEqual(await env.credentials.get(), { accessKeyId: 'ENVKEY', secretAccessKey: 'envsecret', sessionToken: 'envtoken' });
     assert.equal(env.region, 'us-west-2');
     assert.equal(env.endpoint?.href, 'http://127.0.0.1:9000/');
-    const s3First = await loadS3Config({ AWS_ENDPOINT_URL: 'https://a.example', AWS_ENDPOINT_URL_S3: 'https://s3.example' }, home);
+    const s3First = await loadS3Config({ AWS_ENDPOINT_URL: 'https://a.example', AWS_ENDPOINT_URL_S3: 'https://s3.example' }, { home });
     assert.equal(s3First.endpoint?.host, 's3.example', 'AWS_ENDPOINT_URL_S3 wins over AWS_ENDPOINT_URL');
-    const byDefault = await loadS3Config({}, home);
-    assert.deepEqual(byDefault, { credentials: { accessKeyId: 'DEFAULTKEY', secretAccessKey: 'defaultsecret' }, region: 'eu-central-1', endpoint: undefined });
-    const ci = await loadS3Config({ AWS_PROFILE: 'ci' }, home);
-    assert.deepEqual(ci.credentials, { accessKeyId: 'CIKEY', secretAccessKey: 'cisecret', sessionToken: 'citoken' });
+    const byDefault = await loadS3Config({}, { home });
+    assert.deepEqual(await byDefault.credentials.get(), { accessKeyId: 'DEFAULTKEY', secretAccessKey: 'defaultsecret' });
+    assert.deepEqual([byDefault.region, byDefault.endpoint], ['eu-central-1', undefined]);
+    const ci = await loadS3Config({ AWS_PROFILE: 'ci' }, { home });
+    assert.deepEqual(await ci.credentials.get(), { accessKeyId: 'CIKEY', secretAccessKey: 'cisecret', sessionToken: 'citoken' });
     assert.equal(ci.region, 'ap-south-1');
     assert.equal(ci.endpoint?.host, 'minio.example.com:9000');
-    assert.equal((await loadS3Config({ AWS_PROFILE: 'keys-here' }, home)).credentials.accessKeyId, 'CFGKEY', 'keys in the config file count too');
-    const files = await loadS3Config({ AWS_SHARED_CREDENTIALS_FILE: join(home, '.aws', 'credentials'), AWS_CONFIG_FILE: join(home, 'none') }, '/nonexistent');
+    assert.equal((await (await loadS3Config({ AWS_PROFILE: 'keys-here' }, { home })).credentials.get()).accessKeyId, 'CFGKEY', 'keys in the config file count too');
+    const files = await loadS3Config({ AWS_SHARED_CREDENTIALS_FILE: join(home, '.aws', 'credentials'), AWS_CONFIG_FILE: join(home, 'none') }, { home: '/nonexistent' });
     assert.equal(files.region, 'us-east-1', 'no config file: us-east-1');
   });
 
   test('clear errors: no credentials, half of a key pair, plain http off this machine, a bad URL', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'trackctl-aws-empty-'));
     try {
-      await assert.rejects(loadS3Config({}, empty), (e: unknown) => e instanceof UsageError && /no AWS credentials/.test(e.message));
-      await assert.rejects(loadS3Config({ AWS_PROFILE: 'nope' }, home), (e: unknown) => e instanceof UsageError && /"nope" profile/.test(String((e as UsageError).hint)));
-      await assert.rejects(loadS3Config({ AWS_ACCESS_KEY_ID: 'X' }, empty), /AWS_ACCESS_KEY_ID is set without AWS_SECRET_ACCESS_KEY/);
-      await assert.rejects(loadS3Config({ AWS_ACCESS_KEY_ID: 'X', AWS_SECRET_ACCESS_KEY: 'Y', AWS_ENDPOINT_URL: 'http://10.0.0.5:9000' }, empty), /use https/);
-      await assert.rejects(loadS3Config({ AWS_ACCESS_KEY_ID: 'X', AWS_SECRET_ACCESS_KEY: 'Y', AWS_ENDPOINT_URL_S3: 'not a url' }, empty), /AWS_ENDPOINT_URL_S3 .* not a URL/);
+      await assert.rejects(loadS3Config({ AWS_EC2_METADATA_DISABLED: 'true' }, { home: empty }), (e: unknown) => e instanceof UsageError && /no AWS credentials/.test(e.message));
+      await assert.rejects(loadS3Config({ AWS_PROFILE: 'nope' }, { home }), (e: unknown) => e instanceof UsageError && /AWS profile "nope" \(AWS_PROFILE\) is in neither/.test(e.message));
+      await assert.rejects(loadS3Config({ AWS_ACCESS_KEY_ID: 'X' }, { home: empty }), /AWS_ACCESS_KEY_ID is set without AWS_SECRET_ACCESS_KEY/);
+      await assert.rejects(loadS3Config({ AWS_ACCESS_KEY_ID: 'X', AWS_SECRET_ACCESS_KEY: 'Y', AWS_ENDPOINT_URL: 'http://10.0.0.5:9000' }, { home: empty }), /use https/);
+      await assert.rejects(loadS3Config({ AWS_ACCESS_KEY_ID: 'X', AWS_SECRET_ACCESS_KEY: 'Y', AWS_ENDPOINT_URL_S3: 'not a url' }, { home: empty }), /AWS_ENDPOINT_URL_S3 .* not a URL/);
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
@@ -190,7 +162,7 @@ describe('against a real S3 API server (s3rver)', () => {
   let dir: string;
   before(async () => {
     s3 = await startS3Server(ROOT);
-    client = new S3Client({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    client = new S3Client({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
     dir = mkdtempSync(join(tmpdir(), 'trackctl-s3-unit-'));
   });
   after(async () => {
@@ -221,7 +193,7 @@ describe('against a real S3 API server (s3rver)', () => {
         parts.push(body.length);
         return super.uploadPart(key, uploadId, n, body);
       }
-    })({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    })({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
     const storage = new S3Storage(`s3://${S3_BUCKET}/mp`, counting, 'mp', 'text/plain');
     await storage.upload('mp/big.txt', file);
     await counting.close();
@@ -251,7 +223,7 @@ describe('against a real S3 API server (s3rver)', () => {
           throw err;
         }
       }
-    })({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    })({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
     const storage = new S3Storage(`s3://${S3_BUCKET}/fails`, failing, 'fails', 'text/plain');
     try {
       await assert.rejects(storage.upload('fails/big.txt', file), /connection reset in part 2/, 'the part\'s failure, not the abort\'s');

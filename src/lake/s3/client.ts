@@ -14,6 +14,7 @@ import type { Dispatcher } from 'undici';
 import { collect, createDispatcher } from '../../api/dispatch.js';
 import { ApiError, AuthError, NetworkError, NotFoundError, TrackctlError } from '../../errors.js';
 import type { S3Config } from './config.js';
+import { escapeXml, xmlValues } from './wire.js';
 
 const TRIES = 4;
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -29,15 +30,6 @@ export interface S3Reply {
 export function uriEncode(text: string, keepSlash = false): string {
   const encoded = encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return keepSlash ? encoded.replace(/%2F/g, '/') : encoded;
-}
-
-const XML_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const unescapeXml = (s: string): string => s.replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e]!);
-const escapeXml = (s: string): string => s.replace(/[&<>"']/g, (c) => `&${Object.keys(XML_ENTITIES).find((k) => XML_ENTITIES[k] === c)};`);
-
-/** The text of each <tag> in an S3 XML reply. */
-export function xmlValues(xml: string, tag: string): string[] {
-  return [...xml.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, 'g'))].map((m) => unescapeXml(m[1]!));
 }
 
 export class S3Client {
@@ -81,10 +73,9 @@ export class S3Client {
       if (attempt > 1) await this.sleep(Math.min(4000, 250 * 2 ** (attempt - 2)));
       const headers: Record<string, string> = {};
       if (body !== undefined) headers['Content-Type'] = contentType ?? 'application/octet-stream';
-      const signed = aws4.sign(
-        { host: this.host, path, method, service: 's3', region: this.config.region, headers, ...(body !== undefined ? { body } : {}) },
-        this.config.credentials,
-      );
+      // Asked on every try: temporary credentials are fetched again when they are due.
+      const credentials = await this.config.credentials.get();
+      const signed = aws4.sign({ host: this.host, path, method, service: 's3', region: this.config.region, headers, ...(body !== undefined ? { body } : {}) }, credentials);
       let reply;
       try {
         reply = await collect(dispatcher, {
@@ -114,7 +105,7 @@ export class S3Client {
     const message = xmlValues(text, 'Message')[0];
     const what = `S3 ${method} ${this.describe(key)}: ${code}${message ? ` (${message})` : ''}`;
     if (status === 403 || code === 'InvalidAccessKeyId' || code === 'SignatureDoesNotMatch') {
-      return new AuthError(what, { hint: 'Check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket policy.' });
+      return new AuthError(what, { hint: `The credentials came from ${this.config.credentials.source}: check them and the bucket policy.` });
     }
     if (code === 'NoSuchBucket') return new NotFoundError(what);
     return new ApiError(what, status);

@@ -3,23 +3,20 @@
  * (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION or
  * AWS_DEFAULT_REGION, AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL), then the profile
  * (AWS_PROFILE, else "default") of the shared credentials file (~/.aws/credentials or
- * AWS_SHARED_CREDENTIALS_FILE) and config file (~/.aws/config or AWS_CONFIG_FILE).
- * Pure but for reading those two files; every check runs before any request.
+ * AWS_SHARED_CREDENTIALS_FILE) and config file (~/.aws/config or AWS_CONFIG_FILE), then the
+ * rest of the AWS credential chain (credentials.ts). Every check runs, and the first
+ * credentials are fetched, before any request to S3.
  */
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { isLoopbackHost } from '../../api/http.js';
 import { UsageError } from '../../errors.js';
-
-export interface S3Credentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
+import { findCredentials, nonEmpty, type Env, type Section } from './credentials.js';
+import { fixedCredentials, type CredentialProvider } from './refresh.js';
+import { checkEndpoint } from './wire.js';
 
 export interface S3Config {
-  credentials: S3Credentials;
+  credentials: CredentialProvider;
   region: string;
   /** An S3-compatible endpoint (path-style addressing); undefined: AWS itself (virtual-hosted). */
   endpoint: URL | undefined;
@@ -30,9 +27,6 @@ export interface S3Location {
   /** The key prefix, without leading or trailing slashes ('' for the bucket's root). */
   prefix: string;
 }
-
-type Env = Readonly<Record<string, string | undefined>>;
-type Section = Record<string, string>;
 
 /** `s3://bucket/prefix` → its parts; a bucket name is checked as S3 names them. */
 export function parseS3Url(url: string): S3Location {
@@ -74,56 +68,70 @@ async function readIni(path: string): Promise<Record<string, Section>> {
   }
 }
 
-const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v.trim() !== '' ? v.trim() : undefined);
-
-function checkEndpoint(raw: string, source: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new UsageError(`invalid ${source} "${raw}": not a URL`);
+/**
+ * The profiles of both files by name, as the SDKs merge them: the config file's [default] and
+ * [profile NAME], then the credentials file's [NAME] over them key by key; and the config
+ * file's [sso-session NAME] sections.
+ */
+function mergeProfiles(credentialsFile: Record<string, Section>, configFile: Record<string, Section>): { profiles: Record<string, Section>; ssoSessions: Record<string, Section> } {
+  const profiles: Record<string, Section> = {};
+  const ssoSessions: Record<string, Section> = {};
+  for (const [header, section] of Object.entries(configFile)) {
+    const named = /^(profile|sso-session)\s+(.+)$/.exec(header);
+    if (header === 'default') profiles.default = { ...section };
+    else if (named?.[1] === 'profile') profiles[named[2]!] = { ...profiles[named[2]!], ...section };
+    else if (named?.[1] === 'sso-session') ssoSessions[named[2]!] = section;
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
-    throw new UsageError(`invalid ${source} "${raw}": use https (plain http only for this machine)`);
-  }
-  return url;
+  for (const [name, section] of Object.entries(credentialsFile)) profiles[name] = { ...profiles[name], ...section };
+  return { profiles, ssoSessions };
 }
 
-/** The S3 settings from the environment and the shared files; a clear error when there are no credentials. */
-export async function loadS3Config(env: Env, home = homedir()): Promise<S3Config> {
-  const profile = nonEmpty(env.AWS_PROFILE) ?? nonEmpty(env.AWS_DEFAULT_PROFILE) ?? 'default';
-  const [credentialsFile, configFile] = await Promise.all([
-    readIni(nonEmpty(env.AWS_SHARED_CREDENTIALS_FILE) ?? join(home, '.aws', 'credentials')),
-    readIni(nonEmpty(env.AWS_CONFIG_FILE) ?? join(home, '.aws', 'config')),
-  ]);
-  const fromCredentials = credentialsFile[profile] ?? {};
-  const fromConfig = configFile[profile === 'default' ? 'default' : `profile ${profile}`] ?? {};
-  const file = (key: string): string | undefined => nonEmpty(fromCredentials[key]) ?? nonEmpty(fromConfig[key]);
+export interface LoadOptions {
+  home?: string;
+  /** The clock that decides when temporary credentials are due again. */
+  now?: () => number;
+  /** Where a relative container credentials URI points (169.254.170.2); tests point it at a loopback server. */
+  containerHost?: string;
+}
 
-  let credentials: S3Credentials | undefined;
+/** The S3 settings from the environment and the shared files, and the first credentials; a clear error when there are none. */
+export async function loadS3Config(env: Env, opts: LoadOptions = {}): Promise<S3Config> {
+  const home = opts.home ?? homedir();
+  const named = nonEmpty(env.AWS_PROFILE) ?? nonEmpty(env.AWS_DEFAULT_PROFILE);
+  const profile = named ?? 'default';
+  const credentialsPath = nonEmpty(env.AWS_SHARED_CREDENTIALS_FILE) ?? join(home, '.aws', 'credentials');
+  const configPath = nonEmpty(env.AWS_CONFIG_FILE) ?? join(home, '.aws', 'config');
+  const [credentialsFile, configFile] = await Promise.all([readIni(credentialsPath), readIni(configPath)]);
+  const { profiles, ssoSessions } = mergeProfiles(credentialsFile, configFile);
+  const fromProfile = profiles[profile] ?? {};
+
+  const region = nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? nonEmpty(fromProfile.region) ?? 'us-east-1';
+  if (!/^[a-z0-9-]{2,40}$/.test(region)) throw new UsageError(`invalid AWS region "${region}"`);
+  const endpointSource = nonEmpty(env.AWS_ENDPOINT_URL_S3) !== undefined ? 'AWS_ENDPOINT_URL_S3' : nonEmpty(env.AWS_ENDPOINT_URL) !== undefined ? 'AWS_ENDPOINT_URL' : 'endpoint_url';
+  const endpointRaw = nonEmpty(env.AWS_ENDPOINT_URL_S3) ?? nonEmpty(env.AWS_ENDPOINT_URL) ?? nonEmpty(fromProfile.endpoint_url);
+  const endpoint = endpointRaw === undefined ? undefined : checkEndpoint(endpointRaw, endpointSource);
+
   const envKey = nonEmpty(env.AWS_ACCESS_KEY_ID);
   const envSecret = nonEmpty(env.AWS_SECRET_ACCESS_KEY);
+  let credentials: CredentialProvider;
   if (envKey !== undefined && envSecret !== undefined) {
-    credentials = { accessKeyId: envKey, secretAccessKey: envSecret, ...(nonEmpty(env.AWS_SESSION_TOKEN) ? { sessionToken: nonEmpty(env.AWS_SESSION_TOKEN)! } : {}) };
+    const token = nonEmpty(env.AWS_SESSION_TOKEN);
+    credentials = fixedCredentials('the environment (AWS_ACCESS_KEY_ID)', { accessKeyId: envKey, secretAccessKey: envSecret, ...(token ? { sessionToken: token } : {}) });
   } else if (envKey !== undefined || envSecret !== undefined) {
     throw new UsageError(`${envKey === undefined ? 'AWS_SECRET_ACCESS_KEY' : 'AWS_ACCESS_KEY_ID'} is set without ${envKey === undefined ? 'AWS_ACCESS_KEY_ID' : 'AWS_SECRET_ACCESS_KEY'}`);
   } else {
-    const id = file('aws_access_key_id');
-    const secret = file('aws_secret_access_key');
-    if (id !== undefined && secret !== undefined) {
-      const token = file('aws_session_token');
-      credentials = { accessKeyId: id, secretAccessKey: secret, ...(token ? { sessionToken: token } : {}) };
-    }
-  }
-  if (credentials === undefined) {
-    throw new UsageError('no AWS credentials for s3://', {
-      hint: `Set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or put them in the "${profile}" profile of ~/.aws/credentials (AWS_PROFILE chooses the profile).`,
+    credentials = await findCredentials({
+      env,
+      home,
+      profile,
+      profileNamed: named !== undefined,
+      profiles,
+      ssoSessions,
+      files: `${credentialsPath} and ${configPath}`,
+      region,
+      now: opts.now ?? Date.now,
+      ...(opts.containerHost !== undefined ? { containerHost: opts.containerHost } : {}),
     });
   }
-  const region = nonEmpty(env.AWS_REGION) ?? nonEmpty(env.AWS_DEFAULT_REGION) ?? nonEmpty(fromConfig.region) ?? 'us-east-1';
-  if (!/^[a-z0-9-]{2,40}$/.test(region)) throw new UsageError(`invalid AWS region "${region}"`);
-  const endpointSource = nonEmpty(env.AWS_ENDPOINT_URL_S3) !== undefined ? 'AWS_ENDPOINT_URL_S3' : nonEmpty(env.AWS_ENDPOINT_URL) !== undefined ? 'AWS_ENDPOINT_URL' : 'endpoint_url';
-  const endpointRaw = nonEmpty(env.AWS_ENDPOINT_URL_S3) ?? nonEmpty(env.AWS_ENDPOINT_URL) ?? nonEmpty(fromConfig.endpoint_url);
-  const endpoint = endpointRaw === undefined ? undefined : checkEndpoint(endpointRaw, endpointSource);
   return { credentials, region, endpoint };
 }
