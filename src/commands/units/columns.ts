@@ -50,7 +50,7 @@ export function allUnitColumns(nowMs: number, staleS: number, lowPct: number): C
     {
       key: 'lastGPSTimestamp',
       header: 'LAST REPORT',
-      kind: 'time',
+      kind: 'age',
       priority: 1,
       tone: (r: Rec) => (!isUnit(r) ? 'dim' : isStale(r, nowMs, staleS) ? 'warn' : undefined),
     },

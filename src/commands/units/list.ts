@@ -93,7 +93,7 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const lowThreshold = lowPct ?? DEFAULT_LOW_PCT;
   if (format === 'html') {
     const { writeUnitsPage } = await import('../../io/map/units.js');
-    await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold });
+    await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold, zone: out.timeZone });
     return;
   }
   await renderList(shown, allUnitColumns(nowMs, staleThreshold, lowThreshold), out);
