@@ -97,6 +97,7 @@ test('terminal cells: clock times in the zone, the date only where it changes, a
   assert.equal(ttyCellText(utc(2026, 11, 26, 3, 2), start, clock), '22:02', 'the same date: the time alone');
   assert.equal(ttyCellText(utc(2026, 11, 26, 3, 2), end, clock), '2026-11-25 22:02', 'each column keeps its own');
   assert.equal(ttyCellText(utc(2026, 11, 26, 5, 1), start, clock), '2026-11-26 00:01', 'a new date shows');
+  assert.equal(ttyCellText(0, start, clock), '', 'no time known: an empty cell');
   assert.equal(ttyCellText(utc(2026, 11, 26, 23), { key: 'seen', kind: 'age' }, clock), '1 h ago');
   assert.equal(ttyCellText(0, { key: 'seen', kind: 'age' }, clock), 'never');
   const duration = { key: 'duration', kind: 'duration' as const };

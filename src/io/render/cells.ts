@@ -69,7 +69,10 @@ export function ttyCellText(value: unknown, column: Column, clock: TtyClock): st
     if (value === null || value === undefined || value === 0 || value === '') return 'never';
     if (isTimeValue(value)) return formatRelative(value, clock.nowMs);
   }
-  if (column.kind === 'time' && isTimeValue(value)) return clock.clock(value, column);
+  if (column.kind === 'time') {
+    if (isTimeValue(value)) return clock.clock(value, column);
+    if (value === 0 || value === '') return ''; // no time known (the service sends 0)
+  }
   if (column.kind === 'duration' && typeof value === 'number') return formatSpan(value);
   if (value === null || value === undefined) return '';
   if (column.kind === 'bool') {
