@@ -7,6 +7,8 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startHarness, type Harness } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
 import { runPty } from '../helpers/pty.js';
@@ -74,6 +76,30 @@ describe('one zone per invocation', () => {
     const newYork = await days('America/New_York', ...TYPED['America/New_York']!);
     assert.deepEqual(newYork.map((d) => d.partial), [true, false, false, false, true]);
     assert.equal(newYork.find((d) => d.day === '2026-10-25')!.stoppedTime, 24 * 3600);
+  });
+
+  test('history --partition day writes the zone\'s days', async () => {
+    const files = (zone: string) => {
+      const dir = join(h.dir, `days-${zone.replace('/', '-')}`);
+      return h.run(['history', '2004', '--from', String(FROM), '--to', String(TO), '--out-dir', dir, '--partition', 'day', '--tz', zone, '-o', 'ndjson']).then((r) => {
+        assert.equal(r.code, 0, r.stderr);
+        return readdirSync(join(dir, '2004')).sort().map((name) => {
+          const dates = readFileSync(join(dir, '2004', name), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { properties: { date: number } }).properties.date);
+          return { name, first: Math.min(...dates), last: Math.max(...dates) };
+        });
+      });
+    };
+    const tokyo = await files('Asia/Tokyo');
+    assert.deepEqual(tokyo.map((f) => f.name), ['2026-10-23.ndjson', '2026-10-24.ndjson', '2026-10-25.ndjson', '2026-10-26.ndjson', '2026-10-27.ndjson']);
+    for (const f of tokyo) {
+      const start = Date.UTC(2026, 9, Number(f.name.slice(8, 10)), -9) / 1000; // 00:00 in Tokyo (UTC+9)
+      assert.ok(f.first >= start && f.last < start + 86400, `${f.name}: ${f.first}-${f.last} within Tokyo's day`);
+    }
+    const berlin = await files('Europe/Berlin');
+    assert.deepEqual(berlin.map((f) => f.name), ['2026-10-23.ndjson', '2026-10-24.ndjson', '2026-10-25.ndjson', '2026-10-26.ndjson']);
+    const sunday = berlin[2]!;
+    assert.ok(sunday.first >= Date.UTC(2026, 9, 24, 22) / 1000 && sunday.last < Date.UTC(2026, 9, 25, 23) / 1000, 'the 25-hour Sunday');
+    assert.ok(sunday.last - sunday.first > 24 * 3600, 'holds more than 24 hours of reports');
   });
 
   test("the profile's tz applies without --tz or TZ; a zone nobody knows is exit 2 before any request", async () => {

@@ -57,7 +57,7 @@ run's window; units that leave it keep their entry. A single-unit checkpoint fil
 that unit's entry.
 
 --out-dir DIR writes one complete file per unit, DIR/<did>.<ext>, or with --partition day one per
-unit and UTC day (so that machines and shards agree), DIR/<did>/<YYYY-MM-DD>.<ext>; each is written under a temporary name and renamed
+unit and day (in the zone: --tz, TZ, the profile's tz), DIR/<did>/<YYYY-MM-DD>.<ext>; each is written under a temporary name and renamed
 when the unit's reply was read whole (a unit that fails leaves nothing). A second run into the same
 DIR without --checkpoint replaces the files; with --checkpoint it adds the new reports as a new part,
 <did>.part<N>.<ext> (or <did>/<day>.part<N>.<ext>), N counting that unit's parts, and every report

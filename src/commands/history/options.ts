@@ -62,6 +62,8 @@ export interface HistoryPlan {
   compressionGiven: boolean;
   maxFileBytes: number;
   shard: Shard | undefined;
+  /** The invocation's zone: --partition day files are its days. */
+  zone: string;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -180,5 +182,6 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, z
     ...lake,
     compressionGiven: opts.compression !== undefined,
     shard,
+    zone,
   };
 }
