@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../src/errors.js';
 import { formatClock, formatSpan, parseTime } from '../../src/io/format-time.js';
+import { tripsPageData } from '../../src/io/map/trips.js';
+import { unitsPageData } from '../../src/io/map/units.js';
 import { TtyClock, ttyCellText, withZoneHeader } from '../../src/io/render/cells.js';
 import { resolveTimeZone } from '../../src/settings.js';
 import { validateSetting } from '../../src/config/schema.js';
@@ -104,4 +106,14 @@ test('terminal cells: clock times in the zone, the date only where it changes, a
   assert.deepEqual([4320, 1111, 45, 0, 93_600, 3600].map((s) => ttyCellText(s, duration, clock)), ['1h 12m', '18m 31s', '45s', '0s', '1d 2h', '1h']);
   assert.equal(formatSpan(242), '4m 2s');
   assert.deepEqual(withZoneHeader([{ key: 'did' }, start, end], 'Asia/Tokyo').map((c) => c.header), [undefined, 'START (Asia/Tokyo)', undefined]);
+});
+
+test('map pages label their times in the zone and name it', () => {
+  const trip = { did: 1, name: 'A', start: utc(2026, 10, 24, 22), end: utc(2026, 10, 25, 1), duration: 10_800, distanceKm: 1, startLat: 1, startLng: 2, endLat: 3, endLng: 4 };
+  const page = tripsPageData([trip], [], 'Europe/Berlin');
+  // 22:00 UTC is midnight in CEST; 01:00 UTC is after the change, 02:00 CET.
+  assert.match(page.subtitle, /^2026-10-25 00:00 – 2026-10-25 02:00 Europe\/Berlin · /);
+  assert.equal(page.zone, 'Europe/Berlin', 'the page script formats popups in it');
+  const units = unitsPageData([], { nowMs: Date.UTC(2026, 10, 26, 20), staleS: 86400, zone: 'Asia/Tokyo' });
+  assert.match(units.subtitle, /^as of 2026-11-27 05:00 Asia\/Tokyo · /);
 });
