@@ -33,7 +33,7 @@ export interface GlobalOptions {
   verbose?: boolean;
   timeout?: string;
   retries?: string;
-  /** --tz, on the commands that read or print times (commands/zone.ts declares it). */
+  /** --tz, on the commands that read or print times (commands/time-options.ts declares it). */
   tz?: string;
 }
 
