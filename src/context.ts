@@ -33,6 +33,8 @@ export interface GlobalOptions {
   verbose?: boolean;
   timeout?: string;
   retries?: string;
+  /** --tz, on the commands that read or print times (commands/time-options.ts declares it). */
+  tz?: string;
 }
 
 export interface Clock {
@@ -52,6 +54,8 @@ export interface Context {
   profileName(): string;
   config(): Promise<ConfigStore>;
   settings(): Promise<Settings>;
+  /** The invocation's IANA zone: --tz, else TZ, else the profile's tz, else the system's (validated). */
+  timeZone(): Promise<string>;
   /** The service address; with --sandbox, starts the embedded sandbox first. */
   baseUrl(): Promise<string>;
   secrets(): Promise<SecretStore>;
@@ -115,6 +119,12 @@ export function createContext(
         const { resolveSettings } = await import('./settings.js');
         const profile = ctx.profileName();
         return resolveSettings({ globals: ctx.globals, env, profile, stored: (await ctx.config()).read(profile) });
+      }),
+
+    timeZone: () =>
+      once('timeZone', async () => {
+        const { resolveTimeZone } = await import('./settings.js');
+        return resolveTimeZone(ctx.globals.tz, env, (await ctx.config()).read(ctx.profileName()));
       }),
 
     baseUrl: () =>
@@ -199,7 +209,8 @@ export function createContext(
         allowed,
       );
       const format = parseFormatFrom(scripted?.format ?? requested ?? 'table', allowed);
-      const out: OutputOptions = { io, format: 'table', fields, header: ctx.globals.header, color, tty: io.stdoutIsTTY, now, script: scripted?.script };
+      const timeZone = await ctx.timeZone();
+      const out: OutputOptions = { io, format: 'table', fields, header: ctx.globals.header, color, tty: io.stdoutIsTTY, now, timeZone, script: scripted?.script };
       return { format, out };
     },
 

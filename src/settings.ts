@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
 import { DEFAULTS, parseDurationMs, validateSetting, type ProfileSettings } from './config/index.js';
+import { localTimeZone, validateTimeZone } from './time-zone.js';
 
 /** Settings after flags, environment, profile and defaults are merged. */
 export interface Settings {
@@ -52,6 +53,20 @@ export function resolveSettings({ globals, env, profile, stored }: SettingSource
     output: stored.output,
     sandbox: Boolean(globals.sandbox) || truthy(env.TRACKCTL_SANDBOX),
   };
+}
+
+/**
+ * The zone rule, one zone per invocation: --tz, else TZ, else the profile's tz, else the
+ * system's. TZ is read as the C library reads a zone name (':Europe/Berlin', or a path under
+ * zoneinfo); an empty TZ counts as unset. A zone Intl does not know is a usage error naming
+ * where it came from.
+ */
+export function resolveTimeZone(flag: string | undefined, env: NodeJS.ProcessEnv, stored: ProfileSettings): string {
+  if (flag !== undefined) return validateTimeZone(flag, '--tz');
+  const tz = env.TZ?.replace(/^:/, '').replace(/^.*\/zoneinfo\//, '');
+  if (tz !== undefined && tz !== '') return validateTimeZone(tz, 'TZ');
+  if (stored.tz !== undefined) return validateTimeZone(stored.tz, 'the profile\'s tz');
+  return localTimeZone();
 }
 
 /** The service's address; with --sandbox, an embedded sandbox's, keeping its state under `dataDir` and closed by `onDispose`. */

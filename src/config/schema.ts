@@ -4,6 +4,7 @@
  * HTTP layer can reuse the URL and duration rules.
  */
 import { UsageError } from '../errors.js';
+import { validateTimeZone } from '../time-zone.js';
 
 export const PROFILE_KEYS = [
   'base-url',
@@ -13,6 +14,7 @@ export const PROFILE_KEYS = [
   'timeout',
   'retries',
   'credential-store',
+  'tz',
 ] as const;
 
 export type ProfileKey = (typeof PROFILE_KEYS)[number];
@@ -25,7 +27,8 @@ export type CredentialStoreMode = (typeof CREDENTIAL_STORES)[number];
 /**
  * Values used when a profile does not set a key. `base-url` has none (the user
  * must choose a service); `share-url` falls back to base-url's origin; `output`
- * depends on whether stdout is a terminal, so it is decided by the output layer.
+ * depends on whether stdout is a terminal, so it is decided by the output layer; `tz`
+ * (the zone times are read and shown in, after --tz and TZ) falls back to the system's zone.
  */
 export const DEFAULTS = {
   'client-id': 'trackctl',
@@ -35,6 +38,7 @@ export const DEFAULTS = {
   output: undefined,
   'base-url': undefined,
   'share-url': undefined,
+  tz: undefined,
 } as const satisfies Record<ProfileKey, string | undefined>;
 
 export function isProfileKey(key: string): key is ProfileKey {
@@ -78,6 +82,8 @@ export function validateSetting(key: string, value: string): string {
       if (ms <= 0) throw new UsageError(`invalid timeout "${value}": must be greater than zero, e.g. 30s, 500ms, 2m`);
       return formatDuration(ms);
     }
+    case 'tz':
+      return validateTimeZone(v, 'tz');
     case 'retries': {
       if (!/^\d{1,2}$/.test(v) || Number(v) > 10) {
         throw new UsageError(`invalid retries "${value}": must be a whole number from 0 to 10`);

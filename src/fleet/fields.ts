@@ -124,7 +124,8 @@ export class Reader {
     }
     if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) {
       try {
-        return Math.floor(parseTime(value, 0));
+        // A fleet file means the same on every machine that applies it: a time without an offset is UTC.
+        return Math.floor(parseTime(value, 0, { zone: 'UTC' }));
       } catch (err) {
         if (!(err instanceof TrackctlError)) throw err;
       }

@@ -4,6 +4,7 @@
  * whatever a person would type.
  */
 import { UsageError } from '../errors.js';
+import { addDays, startOfDay, wallTime, zonedInstant } from '../time-zone.js';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -29,6 +30,29 @@ export function formatRelative(unixSeconds: number, nowMs: number): string {
 export function formatRfc3339(unixSeconds: number): string {
   const iso = new Date(unixSeconds * 1000).toISOString();
   return Number.isInteger(unixSeconds) ? iso.replace(/\.\d{3}Z$/, 'Z') : iso;
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** A unix second on the zone's clock: its date (YYYY-MM-DD) and time (HH:MM, or HH:MM:SS with `seconds`). */
+export function formatClock(unixSeconds: number, zone: string, seconds = false): { date: string; time: string } {
+  const w = wallTime(unixSeconds, zone);
+  return {
+    date: `${String(w.year).padStart(4, '0')}-${pad(w.month)}-${pad(w.day)}`,
+    time: `${pad(w.hour)}:${pad(w.minute)}${seconds ? `:${pad(w.second)}` : ''}`,
+  };
+}
+
+/** A length of time as people read it, its two largest units: 45s, 12m 5s, 1h 12m, 2d 3h. */
+export function formatSpan(totalSeconds: number): string {
+  if (!Number.isFinite(totalSeconds)) return '—';
+  const s = Math.round(Math.abs(totalSeconds));
+  const sign = totalSeconds < 0 ? '-' : '';
+  const units: Array<[string, number]> = [['d', Math.floor(s / DAY)], ['h', Math.floor((s % DAY) / HOUR)], ['m', Math.floor((s % HOUR) / MINUTE)], ['s', s % MINUTE]];
+  const first = units.findIndex(([, n]) => n > 0);
+  if (first < 0) return '0s';
+  const [big, next] = [units[first]!, units[first + 1]];
+  return `${sign}${big[1]}${big[0]}${next && next[1] > 0 ? ` ${next[1]}${next[0]}` : ''}`;
 }
 
 const UNIT_SECONDS: Record<string, number> = {
@@ -66,43 +90,79 @@ export function parseDuration(text: string): number {
 }
 
 const TIME_FORMS =
-  'use unix seconds, an ISO 8601 date or date-time (2026-11-21, 2026-11-21T10:00:00Z), ' +
-  'now, or a relative time (15m, 2h ago, 3d, in 2h, +2h)';
+  'use unix seconds, an ISO 8601 date or date-time (2026-11-21, 2026-11-21T10:00, 2026-11-21T10:00:00Z), ' +
+  'today, yesterday, a weekday (monday), now, or a relative time (15m, 2h ago, 3d, in 2h, +2h)';
 const ISO_DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[t ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
-/** ISO 8601 date or date-time → unix seconds. A date alone, and a time without a zone, are UTC. */
-function parseIso(input: string): number | undefined {
+/**
+ * ISO 8601 date or date-time → unix seconds. With an offset or Z it is that instant; a date
+ * alone, or a time without an offset, is a wall-clock time in `zone` (zonedInstant: a time in
+ * a daylight-saving gap moves forward, one the clocks show twice is the earlier).
+ */
+function parseIso(input: string, zone: string): number | undefined {
   const match = ISO_DATE_TIME.exec(input);
   if (!match) return undefined;
   const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0)) as [
     number, number, number, number, number, number,
   ];
   const fraction = match[7] ? Number(match[7]) : 0;
-  const zone = match[8];
+  const offset = match[8];
   const utcMs = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(utcMs);
   // Date.UTC rolls 2026-02-30 over to March; a date that rolls over was not a date.
   if (check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
     return undefined;
   }
+  if (offset === undefined) return zonedInstant({ year, month, day, hour, minute, second }, zone) + fraction;
   let offsetMinutes = 0;
-  if (zone && zone !== 'z') {
-    const digits = zone.slice(1).replace(':', '');
-    offsetMinutes = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0)) * (zone[0] === '-' ? -1 : 1);
+  if (offset !== 'z') {
+    const digits = offset.slice(1).replace(':', '');
+    offsetMinutes = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0)) * (offset[0] === '-' ? -1 : 1);
   }
   return utcMs / 1000 + fraction - offsetMinutes * 60;
 }
 
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
+/** 'mon' | 'monday' → 1 (0 = Sunday); anything else → undefined. */
+function weekdayOf(text: string): number | undefined {
+  if (text.length < 3) return undefined;
+  const index = WEEKDAYS.findIndex((name) => name.startsWith(text));
+  return index < 0 ? undefined : index;
+}
+
+/**
+ * today, yesterday, tomorrow and weekday names → the first instant of that day in `zone`.
+ * A weekday is the most recent one, today included (monday on a Monday is today), for
+ * times that look back; for times ahead (--expires) the next one, today excluded.
+ */
+function parseDayWord(text: string, nowSeconds: number, zone: string, direction: 'past' | 'future'): number | undefined {
+  const shift: Record<string, number> = { today: 0, yesterday: -1, tomorrow: 1 };
+  let days = shift[text];
+  const now = wallTime(nowSeconds, zone);
+  if (days === undefined) {
+    const weekday = weekdayOf(text);
+    if (weekday === undefined) return undefined;
+    const today = addDays(now.year, now.month, now.day, 0).weekday;
+    days = direction === 'past' ? -((today - weekday + 7) % 7) : ((weekday - today + 6) % 7) + 1;
+  }
+  const day = addDays(now.year, now.month, now.day, days);
+  return startOfDay(day.year, day.month, day.day, zone);
+}
+
 export interface ParseTimeOptions {
+  /** The invocation's zone (the zone rule): dates, zoneless times and day words are read in it. */
+  zone: string;
   /** What a bare duration like "3d" means: 3 days ago (past, the default) or from now (future). */
   direction?: 'past' | 'future';
 }
 
 /** A time flag value → unix seconds. */
-export function parseTime(input: string, nowMs: number, opts: ParseTimeOptions = {}): number {
+export function parseTime(input: string, nowMs: number, opts: ParseTimeOptions): number {
   const text = input.trim().toLowerCase();
   const nowSeconds = Math.floor(nowMs / 1000);
+  const direction = opts.direction ?? 'past';
   if (text === 'now') return nowSeconds;
   if (/^\d+(?:\.\d+)?$/.test(text)) {
     if (/^\d{13,}$/.test(text)) {
@@ -110,16 +170,16 @@ export function parseTime(input: string, nowMs: number, opts: ParseTimeOptions =
     }
     return Number(text);
   }
-  const iso = parseIso(text);
+  const iso = parseIso(text, opts.zone) ?? parseDayWord(text, nowSeconds, opts.zone, direction);
   if (iso !== undefined) return iso;
 
-  let direction = opts.direction ?? 'past';
+  let sign = direction;
   let durationText = text;
-  if (text.endsWith(' ago')) [durationText, direction] = [text.slice(0, -4), 'past'];
-  else if (text.startsWith('in ')) [durationText, direction] = [text.slice(3), 'future'];
-  else if (text.startsWith('+')) [durationText, direction] = [text.slice(1), 'future'];
-  else if (text.startsWith('-')) [durationText, direction] = [text.slice(1), 'past'];
+  if (text.endsWith(' ago')) [durationText, sign] = [text.slice(0, -4), 'past'];
+  else if (text.startsWith('in ')) [durationText, sign] = [text.slice(3), 'future'];
+  else if (text.startsWith('+')) [durationText, sign] = [text.slice(1), 'future'];
+  else if (text.startsWith('-')) [durationText, sign] = [text.slice(1), 'past'];
   const seconds = durationSeconds(durationText);
   if (seconds === undefined) throw new UsageError(`invalid time "${input}": ${TIME_FORMS}`);
-  return direction === 'past' ? nowSeconds - seconds : nowSeconds + seconds;
+  return sign === 'past' ? nowSeconds - seconds : nowSeconds + seconds;
 }

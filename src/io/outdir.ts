@@ -16,6 +16,7 @@ import { mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { HistoryItem } from '../api/history.js';
 import { localIOError, UsageError } from '../errors.js';
+import { DayClock } from '../reports/days.js';
 import type { HistorySink } from './geo/sink.js';
 import type { IO } from './streams.js';
 import { syncDir } from '../atomic-file.js';
@@ -68,10 +69,10 @@ export async function prepareOutDir(dir: string): Promise<void> {
   await Promise.all([sweep(dir), ...entries.filter((e) => e.isDirectory() && /^[1-9]\d*$/.test(e.name)).map((e) => sweep(join(dir, e.name)))]);
 }
 
-/** The UTC day of a report ('undated' when it has no usable date). */
-export function utcDay(item: HistoryItem): string {
+/** The day of a report in the clock's zone ('undated' when it has no usable date). */
+export function reportDay(item: HistoryItem, clock: DayClock): string {
   const d = item.feature.properties.date;
-  return typeof d === 'number' && Number.isFinite(d) ? new Date(d * 1000).toISOString().slice(0, 10) : 'undated';
+  return typeof d === 'number' && Number.isFinite(d) ? clock.dayOf(d).key : 'undated';
 }
 
 export function partName(base: string, part: number, ext: string): string {
@@ -110,6 +111,8 @@ export class OutDir {
     readonly ext: string,
     readonly partition: Partition,
     private readonly openSink: OpenFileSink,
+    /** --partition day: the zone of the days (the invocation's; the lake's day= folders are UTC, elsewhere). */
+    readonly zone: string,
   ) {}
 
   /** The files of one unit's part. */
@@ -142,6 +145,8 @@ interface OpenFile {
 
 export class UnitFiles {
   private readonly files = new Map<string, OpenFile>();
+  /** A clock per unit: it keeps the day it found last, and a unit's reports come in date order. */
+  private clock: DayClock | undefined;
   count = 0;
 
   constructor(
@@ -156,7 +161,7 @@ export class UnitFiles {
     if (this.out.partition === 'unit') return this.writeTo(String(this.did), items);
     const byDay = new Map<string, HistoryItem[]>();
     for (const item of items) {
-      const day = utcDay(item);
+      const day = reportDay(item, (this.clock ??= new DayClock(this.out.zone)));
       const list = byDay.get(day);
       if (list) list.push(item);
       else byDay.set(day, [item]);

@@ -7,6 +7,7 @@
  * load only when asked for.
  */
 import { UsageError } from '../errors.js';
+import { TtyClock, withZoneHeader } from './render/cells.js';
 import { checkFields, projectRecord, resolveColumns } from './render/columns.js';
 import { tableColumns } from './render/custom-columns.js';
 import { csvHeaderLine, csvRowLine } from './render/csv.js';
@@ -54,11 +55,12 @@ export function parseFields(value: string | undefined): string[] | undefined {
 }
 
 /** Terminal table of many records, sized to all of them. Empty list → nothing (the caller says so on stderr). */
-async function renderTerminalTable(records: Rec[], shown: Column[], opts: OutputOptions): Promise<void> {
+async function renderTerminalTable(records: Rec[], columns: Column[], opts: OutputOptions): Promise<void> {
   if (records.length === 0) return;
   const [painter, writer] = await Promise.all([loadPainter(opts.color), loadTableWriter()]);
-  const nowMs = opts.now();
-  const rows = records.map((rec) => ttyRow(rec, shown, nowMs));
+  const shown = withZoneHeader(columns, opts.timeZone);
+  const clock = new TtyClock(opts.now(), opts.timeZone);
+  const rows = records.map((rec) => ttyRow(rec, shown, clock));
   const layout = layoutTable(shown, rows, opts.io.columns(), opts.header);
   const header = opts.header ? writer.header(layout, painter) : '';
   await opts.io.out(header + writer.rows(rows, layout, painter));
@@ -123,7 +125,7 @@ export async function renderRecord(record: Rec, columns: Column[], opts: OutputO
       if (!opts.tty) return renderList([record], columns, opts);
       const shown = recordViewColumns(record, resolveColumns(columns, opts.fields), opts.fields !== undefined);
       const painter = await loadPainter(opts.color);
-      return opts.io.out(formatRecordView(record, shown, painter, opts.now()));
+      return opts.io.out(formatRecordView(record, shown, painter, opts.now(), opts.timeZone));
     }
   }
 }

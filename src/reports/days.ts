@@ -2,7 +2,7 @@
  * Calendar days in an IANA time zone, found with Intl (no zone database of our own), so
  * days of 23 and 25 hours around daylight-saving changes come out right.
  */
-import { validateTimeZone } from './params.js';
+import { validateTimeZone } from '../time-zone.js';
 
 export interface Day {
   /** Local calendar date, YYYY-MM-DD. */

@@ -5,7 +5,7 @@
  */
 export { byUnit, chain, run, type UnitProcessor } from './stream.js';
 export { inDateOrder, type OrderOptions } from './order.js';
-export { DEFAULTS, PARAM_FLAGS, localTimeZone, validateParams, validateTimeZone, type ReportParams } from './params.js';
+export { DEFAULTS, PARAM_FLAGS, validateParams, type ReportParams } from './params.js';
 export { DayClock, type Day } from './days.js';
 export { EARTH_RADIUS_KM, haversineKm } from './geo.js';
 export { MotionTracker } from './motion.js';

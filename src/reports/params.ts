@@ -99,18 +99,3 @@ export function validateParams(raw: Readonly<Record<string, unknown>> = {}): Rep
   }
   return out;
 }
-
-/** An IANA time zone name as Intl knows it (canonical case); unknown → UsageError (exit 2). */
-export function validateTimeZone(tz: string): string {
-  if (typeof tz !== 'string' || tz.trim() === '') throw new UsageError('--tz: expected an IANA time zone such as Europe/Berlin');
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: tz }).resolvedOptions().timeZone;
-  } catch {
-    throw new UsageError(`--tz: unknown time zone "${tz}"`, { hint: 'Use an IANA time zone name such as Europe/Berlin, America/Denver or UTC.' });
-  }
-}
-
-/** The zone of this machine, the default of --tz. */
-export function localTimeZone(): string {
-  return new Intl.DateTimeFormat().resolvedOptions().timeZone;
-}

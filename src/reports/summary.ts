@@ -1,6 +1,7 @@
 /**
  * The daily summary: one record per unit and local day (in a time zone) on which the unit
- * reported. Field names are fixed by the design; odometerKm is an addition.
+ * reported. Field names are fixed by the design; odometerKm and partial (a day the report's
+ * window cuts: it starts after the day's first second or ends before its last) are additions.
  *
  * A move across midnight is split: each segment between two reports gives its distance and
  * driving time to the days it spans, in proportion to time; `trips` counts the trips that
@@ -44,6 +45,8 @@ export interface DaySummary {
   /** First and last odometer reported that day, as reported; null when none was. */
   startOdometer: number | null;
   endOdometer: number | null;
+  /** The window did not hold the whole day (it starts after the day's start or ends before its end). */
+  partial: boolean;
 }
 
 type Unit = Pick<DaySummary, 'did' | 'name'>;
@@ -67,9 +70,9 @@ interface Row {
 export function summaryProcessor(
   tz: string,
   params: ReportParams = DEFAULTS,
-  options: OrderOptions & { explain?: (e: Explanation) => void } = {},
+  options: OrderOptions & { explain?: (e: Explanation) => void; window?: { from: number; to: number } } = {},
 ): UnitProcessor<DaySummary> {
-  const { explain, ...order } = options;
+  const { explain, window, ...order } = options;
   const clock = new DayClock(tz);
   const tracker = new MotionTracker(params, { clock, explain });
   /** The last report that carried an odometer. */
@@ -137,6 +140,8 @@ export function summaryProcessor(
       lastReport: row.lastReport,
       startOdometer: row.startOdometer,
       endOdometer: row.endOdometer,
+      // The window [from, to] (whole seconds, both held) holds the day [start, end) when from <= start and to >= end - 1.
+      partial: window !== undefined && (window.from > row.day.start || window.to < row.day.end - 1),
     };
   };
 
@@ -204,7 +209,7 @@ export function summaryProcessor(
   return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), summary);
 }
 
-/** The daily summary of one unit, days in time order. `tz` is an IANA zone (validate it first: validateTimeZone). */
+/** The daily summary of one unit, days in time order. `tz` is an IANA zone (validate it first: validateTimeZone of time-zone.ts). */
 export function summary(
   reports: AsyncIterable<ReportPoint> | Iterable<ReportPoint>,
   tz: string,

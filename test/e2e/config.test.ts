@@ -21,7 +21,7 @@ describe('config profiles', () => {
     const list = await h.json<Array<{ key: string; value: string; source: string }>>(['config', 'list']);
     assert.deepEqual(
       list.map((r) => r.key),
-      ['base-url', 'share-url', 'output', 'client-id', 'timeout', 'retries', 'credential-store'],
+      ['base-url', 'share-url', 'output', 'client-id', 'timeout', 'retries', 'credential-store', 'tz'],
     );
     assert.deepEqual(list.find((r) => r.key === 'timeout'), { key: 'timeout', value: '10s', source: 'profile' });
     assert.equal(list.find((r) => r.key === 'retries')?.source, 'default');

@@ -169,7 +169,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
         did, name, category, lastValidLatitude: lat, lastValidLongitude: lng, lastGPSTimestamp: time, lastBatteryLevel: 80,
       }));
       const file = join(dir, 'units-legend.html');
-      writeFileSync(file, [...buildUnitsPage(records, { nowMs: at * 1000, staleS: DAY })].join(''));
+      writeFileSync(file, [...buildUnitsPage(records, { nowMs: at * 1000, staleS: DAY, zone: 'UTC' })].join(''));
       const d = await openMap(browser, file, 'map-units-legend');
       assertClean(d);
       assert.equal(d.dom.units, fleet.length);
@@ -188,7 +188,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
           h.sandbox.setNow(ms);
           const records = await h.json<UnitRecord[]>(['units', '-o', 'json']);
           const file = join(dir, `units-${k}.html`);
-          writeFileSync(file, [...buildUnitsPage(records, { nowMs: ms, staleS: DAY })].join(''));
+          writeFileSync(file, [...buildUnitsPage(records, { nowMs: ms, staleS: DAY, zone: 'UTC' })].join(''));
           const d = await openMap(browser, file, `map-units-${k}`);
           assertClean(d);
           try {
@@ -252,7 +252,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
         { did: 2005, name: 'Ford Transit 02', arrival: 1_795_504_000, departure: 1_795_505_000, duration: 1000, lat: 33.74, lng: -84.36, address: '9 Market St <b>x</b>' },
       ];
       const file = join(dir, 'trips.html');
-      writeFileSync(file, buildTripsPage(trips, stops));
+      writeFileSync(file, buildTripsPage(trips, stops, 'UTC'));
       const d = await openMap(browser, file, 'map-trips');
       assertClean(d);
       assert.equal(d.dom.trips, 3);

@@ -56,7 +56,7 @@ describe('report', { timeout: 900_000 }, () => {
     assert.ok(records.some((r) => r.kind === 'stop') && records.some((r) => r.kind === 'trip'));
     assert.deepEqual(Object.keys(records[0] ?? {}), ['did', 'name', 'kind', 'from', 'to', 'distanceKm', 'lat', 'lng', 'reason']);
     const help = (await h.run(['report', 'geofence', '--help'])).stdout;
-    for (const flag of ['--min-trip-distance', '--min-stop', '--speed-threshold', '--tz', '--explain', '--max-gap', '--limit']) assert.ok(!help.includes(flag), `geofence --help lists ${flag}`);
+    for (const flag of ['--min-trip-distance', '--min-stop', '--speed-threshold', '--explain', '--max-gap', '--limit']) assert.ok(!help.includes(flag), `geofence --help lists ${flag}`);
     assert.ok(help.includes('--geofence'));
     const overspeed = (await h.run(['report', 'overspeed', '--help'])).stdout;
     for (const flag of ['--limit', '--min-duration', '--geofence']) assert.ok(overspeed.includes(flag));

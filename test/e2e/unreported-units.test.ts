@@ -123,7 +123,7 @@ describe('a unit that never reported', () => {
         { category: 'device', did: 1, name: 'Never', lastValidLatitude: 33.7, lastValidLongitude: -84.4, lastGPSTimestamp: 0, lastBatteryLevel: 0 },
         { category: 'device', did: 2, name: 'Low', lastValidLatitude: 33.8, lastValidLongitude: -84.3, lastGPSTimestamp: now / 1000 - 60, lastBatteryLevel: 7 },
       ],
-      { nowMs: now, staleS: 86400 },
+      { nowMs: now, staleS: 86400, zone: 'UTC' },
     );
     assert.deepEqual(data.units.map((u) => [u.name, u.battery, u.state]), [['Never', null, 'stale'], ['Low', 7, 'moving']]);
   });

@@ -22,7 +22,7 @@ export async function historyPage(features: ReportFeature[], batch = 500): Promi
   const io = memoryIO();
   const sink = openHistorySink({
     format: 'html',
-    out: { io, format: 'table', header: true, color: false, tty: false, now: () => Date.now() },
+    out: { io, format: 'table', header: true, color: false, tty: false, now: () => Date.now(), timeZone: 'UTC' },
     title: 'Units',
     columns: CSV_COLUMNS,
     flat: flatReport,

@@ -91,8 +91,8 @@ describe('validateSetting', () => {
   });
 
   test('unknown key lists the valid keys', () => {
-    rejects('password', 'x', /unknown setting "password"; valid keys: base-url, share-url, output, client-id, timeout, retries, credential-store/);
-    assert.deepEqual([...PROFILE_KEYS], ['base-url', 'share-url', 'output', 'client-id', 'timeout', 'retries', 'credential-store']);
+    rejects('password', 'x', /unknown setting "password"; valid keys: base-url, share-url, output, client-id, timeout, retries, credential-store, tz/);
+    assert.deepEqual([...PROFILE_KEYS], ['base-url', 'share-url', 'output', 'client-id', 'timeout', 'retries', 'credential-store', 'tz']);
   });
 
   test('parseDurationMs', () => {

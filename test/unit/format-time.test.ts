@@ -5,6 +5,7 @@ import { formatRelative, formatRfc3339, parseDuration, parseTime } from '../../s
 
 const NOW_MS = Date.UTC(2026, 10, 21, 10, 0, 0); // 2026-11-21T10:00:00Z
 const NOW_S = NOW_MS / 1000;
+const UTC = { zone: 'UTC' };
 
 test('formatRelative reads like a person would say it', () => {
   assert.equal(formatRelative(NOW_S - 20, NOW_MS), 'just now');
@@ -45,36 +46,36 @@ test('parseDuration rejects anything else, naming the value and the forms', () =
 });
 
 test('parseTime: unix seconds, now, ISO dates and date-times', () => {
-  assert.equal(parseTime('1700000000', NOW_MS), 1_700_000_000);
-  assert.equal(parseTime('now', NOW_MS), NOW_S);
-  assert.equal(parseTime(' NOW ', NOW_MS), NOW_S);
-  assert.equal(parseTime('2026-11-21', NOW_MS), NOW_S - 10 * 3600, 'a date is midnight UTC');
-  assert.equal(parseTime('2026-11-21T10:00:00Z', NOW_MS), NOW_S);
-  assert.equal(parseTime('2026-11-21T10:00', NOW_MS), NOW_S, 'no zone means UTC');
-  assert.equal(parseTime('2026-11-21 12:00:00+02:00', NOW_MS), NOW_S);
-  assert.equal(parseTime('2026-11-21T05:30:00-0430', NOW_MS), NOW_S);
-  assert.equal(parseTime('2026-11-21T10:00:00.250Z', NOW_MS), NOW_S + 0.25);
+  assert.equal(parseTime('1700000000', NOW_MS, UTC), 1_700_000_000);
+  assert.equal(parseTime('now', NOW_MS, UTC), NOW_S);
+  assert.equal(parseTime(' NOW ', NOW_MS, UTC), NOW_S);
+  assert.equal(parseTime('2026-11-21', NOW_MS, UTC), NOW_S - 10 * 3600, 'a date is midnight in the zone');
+  assert.equal(parseTime('2026-11-21T10:00:00Z', NOW_MS, UTC), NOW_S);
+  assert.equal(parseTime('2026-11-21T10:00', NOW_MS, UTC), NOW_S, 'no offset: the zone\'s wall clock');
+  assert.equal(parseTime('2026-11-21 12:00:00+02:00', NOW_MS, UTC), NOW_S);
+  assert.equal(parseTime('2026-11-21T05:30:00-0430', NOW_MS, UTC), NOW_S);
+  assert.equal(parseTime('2026-11-21T10:00:00.250Z', NOW_MS, UTC), NOW_S + 0.25);
 });
 
 test('parseTime: relative forms, past by default, future when asked', () => {
-  assert.equal(parseTime('15m', NOW_MS), NOW_S - 900);
-  assert.equal(parseTime('2h ago', NOW_MS), NOW_S - 7200);
-  assert.equal(parseTime('3d', NOW_MS), NOW_S - 3 * 86400);
-  assert.equal(parseTime('3d', NOW_MS, { direction: 'future' }), NOW_S + 3 * 86400);
-  assert.equal(parseTime('in 2h', NOW_MS), NOW_S + 7200);
-  assert.equal(parseTime('+2h', NOW_MS), NOW_S + 7200);
-  assert.equal(parseTime('2h ago', NOW_MS, { direction: 'future' }), NOW_S - 7200, 'explicit words win');
-  assert.equal(parseTime('1d2h', NOW_MS), NOW_S - 86400 - 7200);
+  assert.equal(parseTime('15m', NOW_MS, UTC), NOW_S - 900);
+  assert.equal(parseTime('2h ago', NOW_MS, UTC), NOW_S - 7200);
+  assert.equal(parseTime('3d', NOW_MS, UTC), NOW_S - 3 * 86400);
+  assert.equal(parseTime('3d', NOW_MS, { direction: 'future', zone: 'UTC' }), NOW_S + 3 * 86400);
+  assert.equal(parseTime('in 2h', NOW_MS, UTC), NOW_S + 7200);
+  assert.equal(parseTime('+2h', NOW_MS, UTC), NOW_S + 7200);
+  assert.equal(parseTime('2h ago', NOW_MS, { direction: 'future', zone: 'UTC' }), NOW_S - 7200, 'explicit words win');
+  assert.equal(parseTime('1d2h', NOW_MS, UTC), NOW_S - 86400 - 7200);
 });
 
 test('parseTime rejects bad input with the accepted forms', () => {
   for (const bad of ['yesterday-ish', '2026-13-01', '2026-02-30', '2026-11-21T25:00', '', 'in', '1700000000000']) {
-    assert.throws(() => parseTime(bad, NOW_MS), (error: unknown) => {
+    assert.throws(() => parseTime(bad, NOW_MS, UTC), (error: unknown) => {
       assert.ok(error instanceof UsageError, bad);
       assert.ok(error.message.includes(`"${bad}"`));
       return true;
     });
   }
-  assert.throws(() => parseTime('tomorrow', NOW_MS), /unix seconds, an ISO 8601 date.*2h ago/);
-  assert.throws(() => parseTime('1700000000000', NOW_MS), /milliseconds/);
+  assert.throws(() => parseTime('someday', NOW_MS, UTC), /unix seconds, an ISO 8601 date.*2h ago/);
+  assert.throws(() => parseTime('1700000000000', NOW_MS, UTC), /milliseconds/);
 });

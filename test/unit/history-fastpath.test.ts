@@ -236,7 +236,7 @@ function bytesIO(withBytes: boolean): IO & { bytes(): Buffer } {
 
 async function write(format: 'ndjson' | 'geojson', batches: HistoryItem[][], withBytes: boolean): Promise<Buffer> {
   const io = bytesIO(withBytes);
-  const out: OutputOptions = { io, format: 'table', header: true, color: false, tty: false, now: () => 0 };
+  const out: OutputOptions = { io, format: 'table', header: true, color: false, tty: false, now: () => 0, timeZone: 'UTC' };
   const sink = openHistorySink({ format, out, title: 'Unit 1', columns: CSV_COLUMNS, flat: flatReport });
   for (const batch of batches) await sink.write(batch);
   await sink.end();

@@ -10,14 +10,14 @@ const NOW_MS = Date.UTC(2026, 10, 21, 12) / 1000 * 1000;
 const NOW = NOW_MS / 1000;
 
 test('plan: default window is the last 24 hours; --all sends no time', () => {
-  assert.deepEqual(parsePlan(['12'], {}, NOW_MS).window, { from: NOW - DEFAULT_WINDOW_S });
-  assert.deepEqual(parsePlan(['12'], { all: true }, NOW_MS).window, {});
-  assert.deepEqual(parsePlan(['12'], { receivedAfter: '2h ago' }, NOW_MS).window, { lastQueryTime: NOW - 7200 });
-  assert.deepEqual(parsePlan(['12'], { from: '2026-11-20', to: 'now', receivedAfter: '15m', types: ['sos,crash', 'sos'] }, NOW_MS).window, {
+  assert.deepEqual(parsePlan(['12'], {}, NOW_MS, 'UTC').window, { from: NOW - DEFAULT_WINDOW_S });
+  assert.deepEqual(parsePlan(['12'], { all: true }, NOW_MS, 'UTC').window, {});
+  assert.deepEqual(parsePlan(['12'], { receivedAfter: '2h ago' }, NOW_MS, 'UTC').window, { lastQueryTime: NOW - 7200 });
+  assert.deepEqual(parsePlan(['12'], { from: '2026-11-20', to: 'now', receivedAfter: '15m', types: ['sos,crash', 'sos'] }, NOW_MS, 'UTC').window, {
     from: Date.UTC(2026, 10, 20) / 1000, to: NOW, lastQueryTime: NOW - 900, reportTypes: ['sos', 'crash'],
   });
-  assert.equal(parsePlan(['12'], { from: '1795000000.7' }, NOW_MS).window.from, 1795000000);
-  assert.equal(parsePlan(['12'], { follow: true, interval: '1m' }, NOW_MS).intervalMs, 60_000);
+  assert.equal(parsePlan(['12'], { from: '1795000000.7' }, NOW_MS, 'UTC').window.from, 1795000000);
+  assert.equal(parsePlan(['12'], { follow: true, interval: '1m' }, NOW_MS, 'UTC').intervalMs, 60_000);
 });
 
 test('plan: bad input is a UsageError', () => {
@@ -36,7 +36,7 @@ test('plan: bad input is a UsageError', () => {
     [['1'], { follow: true, interval: '0.5s' }, /at least 1s/],
   ];
   for (const [args, opts, message] of bad) {
-    assert.throws(() => parsePlan(args, opts, NOW_MS), (err: unknown) => err instanceof UsageError && message.test(err.message), `${args} ${JSON.stringify(opts)}`);
+    assert.throws(() => parsePlan(args, opts, NOW_MS, 'UTC'), (err: unknown) => err instanceof UsageError && message.test(err.message), `${args} ${JSON.stringify(opts)}`);
   }
 });
 

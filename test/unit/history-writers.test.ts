@@ -35,7 +35,7 @@ const items = (list: ReportFeature[]): HistoryItem[] => list.map((f) => ({ text:
 
 async function render(format: HistoryFormat, list: ReportFeature[], batches = 2, fields?: string[]): Promise<string> {
   const io = memoryIO();
-  const out: OutputOptions = { io, format: 'table', header: true, color: false, tty: false, now: () => 1_800_000_000_000, ...(fields ? { fields } : {}) };
+  const out: OutputOptions = { io, format: 'table', header: true, color: false, tty: false, now: () => 1_800_000_000_000, timeZone: 'UTC', ...(fields ? { fields } : {}) };
   const sink = openHistorySink({ format, out, title: 'Unit 7', columns: format === 'csv' ? CSV_COLUMNS : TABLE_COLUMNS, flat: flatReport });
   const all = items(list);
   const size = Math.ceil(all.length / batches) || 1;

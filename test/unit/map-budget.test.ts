@@ -36,7 +36,7 @@ test('a 1,000,000-report history page stays within 40 MB and draws at most the m
     collector.add(feature);
   }
   assert.ok(events > 10_000, `as many events as the issue's page had: ${events}`);
-  const data = collector.page();
+  const data = collector.page('UTC');
   assert.equal(data.tracks.reduce((k, t) => k + t.marks.length, 0), EVENT_MARKER_BUDGET);
   assert.equal(data.notes.length, 1);
   let bytes = 0;

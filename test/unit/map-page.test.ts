@@ -62,7 +62,7 @@ test('HistoryCollector groups by did, sorts by date, keeps every report exact, a
   const b = [report(9, 0, { speed: Number.NaN, address: null }), report(9, 1, { reportType: 'crash' })];
   for (const f of [a[0]!, b[0]!, a[1]!, b[1]!, a[2]!]) c.add(f);
   c.add(report(9, 3, { lat: 0, lng: 0 })); // no fix: not drawable
-  const page = c.page();
+  const page = c.page('UTC');
   assert.equal(page.title, 'History of Van 7 and Van 9');
   assert.match(page.subtitle, /^2026-\d\d-\d\d \d\d:\d\d – 2026-\d\d-\d\d \d\d:\d\d UTC · 5 reports$/);
   const [t7, t9] = page.tracks;
@@ -85,7 +85,7 @@ test('historyTitle names up to three units', () => {
 test('a day of one unit at one report every 10 seconds is well under 1 MB', () => {
   const c = new HistoryCollector();
   for (let i = 0; i < 8640; i++) c.add(report(7, i, { reportType: i % 1000 === 0 ? 'crash' : 'report' }));
-  const page = c.page();
+  const page = c.page('UTC');
   const size = Buffer.byteLength([...renderPage(page)].join(''));
   assert.ok(size < 700 * 1024, `${size} bytes`);
   assert.equal(page.tracks[0]!.t.length, 8640, 'every report is in the page');
@@ -97,7 +97,7 @@ test('the data cannot close its script element; the title is escaped', () => {
   assert.equal(scriptJson({ name: '</script><script>alert(1)</script>' }), '{"name":"\\u003c/script>\\u003cscript>alert(1)\\u003c/script>"}');
   const c = new HistoryCollector();
   c.add(report(7, 0, { name: '</script><b>"Van" & co', address: '<!-- x' }));
-  const html = [...renderPage(c.page())].join('');
+  const html = [...renderPage(c.page('UTC'))].join('');
   assert.match(html, /<title>History of &#60;\/script&#62;&#60;b&#62;&#34;Van&#34; &#38; co<\/title>/);
   const data = /<script type="application\/json" id="map-data">(.*?)<\/script>/s.exec(html)![1]!;
   assert.doesNotMatch(data, /</);
@@ -117,7 +117,7 @@ test('unit states: moving within 10 minutes, stale past the threshold, stopped b
       { category: 'device', did: 2, name: 'B', lastValidLatitude: 0, lastValidLongitude: 0, lastGPSTimestamp: now / 1000 },
       { category: 'dispatcher', uid: 3, name: 'C' },
     ],
-    { nowMs: now, staleS: 86400 },
+    { nowMs: now, staleS: 86400, zone: 'UTC' },
   );
   assert.deepEqual(page.units.map((u) => [u.id, u.state]), [[1, 'moving']]);
   assert.match(page.subtitle, /1 unit on the map · 1 without a position/);
@@ -131,6 +131,7 @@ test('trips: a path is simplified and kept, a trip without one is start to end; 
       { did: 1, name: 'A', start: 300, end: 400, duration: 100, distanceKm: 1, startLat: 0, startLng: 0, endLat: 0, endLng: 0 },
     ],
     [{ did: 1, name: 'A', arrival: 200, departure: null, duration: 50, lat: 1, lng: 4 }],
+    'UTC',
   );
   assert.deepEqual(page.trips.map((t) => [t.did, t.routed, t.path]), [[2, false, [1, 2, 3, 4]], [1, true, [1, 2, 1, 3, 1, 4]]], 'the unplaced trip is left out');
   assert.equal(page.trips[1]!.color, page.stops[0]!.color, 'a unit keeps its colour');
@@ -145,13 +146,13 @@ test('pageFileName: kind and UTC time', () => {
 const outFor = (tty: boolean, messages: string[] = []): OutputOptions & { io: ReturnType<typeof memoryIO> } => {
   const io = memoryIO(tty);
   io.err = (text) => void messages.push(text);
-  return { io, format: 'table', header: true, color: false, tty, now: () => Date.UTC(2026, 10, 21, 10, 4, 5) };
+  return { io, format: 'table', header: true, color: false, tty, now: () => Date.UTC(2026, 10, 21, 10, 4, 5), timeZone: 'UTC' };
 };
 
 test('writeTripsPage: the page on stdout when it is not a terminal', async () => {
   const out = outFor(false);
   await writeTripsPage([], [], out);
-  assert.equal(out.io.text(), buildTripsPage([], []));
+  assert.equal(out.io.text(), buildTripsPage([], [], 'UTC'));
   assert.match(out.io.text(), /<title>Trips and stops of no units<\/title>/);
 });
 

@@ -12,7 +12,7 @@ type TestOptions = OutputOptions & { io: ReturnType<typeof memoryIO> };
 function options(format: OutputFormat, extra: Partial<OutputOptions> & { width?: number } = {}): TestOptions {
   const { width, ...rest } = extra;
   const io = memoryIO(extra.tty ?? false, width);
-  return { io, format, header: true, color: false, tty: false, now: () => 1_800_000_000_000, ...rest } as TestOptions;
+  return { io, format, header: true, color: false, tty: false, now: () => 1_800_000_000_000, timeZone: 'UTC', ...rest } as TestOptions;
 }
 
 const reports: Rec[] = [
@@ -20,7 +20,7 @@ const reports: Rec[] = [
   { id: 2, type: 'sos', time: 1_799_990_060, text: 'line\nbreak' },
   { id: 3, type: 'gps', time: 1_799_990_120, text: '=cmd' },
 ];
-const columns: Column[] = [{ key: 'id', kind: 'number' }, { key: 'type' }, { key: 'time', kind: 'time' }, { key: 'text', shrink: true }];
+const columns: Column[] = [{ key: 'id', kind: 'number' }, { key: 'type' }, { key: 'time', kind: 'age' }, { key: 'text', shrink: true }];
 
 test('json streams an array: each record is out as soon as it is written', async () => {
   const opts = options('json');

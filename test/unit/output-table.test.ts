@@ -12,7 +12,7 @@ const NOW_S = NOW_MS / 1000;
 type TestOptions = OutputOptions & { io: ReturnType<typeof memoryIO> };
 function tableOptions(tty: boolean, extra: Partial<OutputOptions> & { width?: number } = {}): TestOptions {
   const { width, ...rest } = extra;
-  return { io: memoryIO(tty, width), format: 'table', header: true, color: false, tty, now: () => NOW_MS, ...rest } as TestOptions;
+  return { io: memoryIO(tty, width), format: 'table', header: true, color: false, tty, now: () => NOW_MS, timeZone: 'UTC', ...rest } as TestOptions;
 }
 
 const ESC = /\x1b/;
@@ -31,7 +31,7 @@ const columns: Column[] = [
   { key: 'name', shrink: true },
   { key: 'isActive', header: 'ACTIVE', kind: 'bool', tone: (rec) => (rec.isActive === 1 ? undefined : 'bad') },
   { key: 'battery', kind: 'number', tone: (rec) => (typeof rec.battery === 'number' && rec.battery < 20 ? 'warn' : undefined) },
-  { key: 'lastGPSTimestamp', kind: 'time' },
+  { key: 'lastGPSTimestamp', kind: 'age' },
   { key: 'groupMember', header: 'GROUPS', kind: 'list' },
 ];
 
@@ -173,7 +173,7 @@ test('a 60-column terminal table keeps ids, numbers, times and headers whole and
     { key: 'deviceType', header: 'TYPE', shrink: true, priority: -1 },
     { key: 'isActive', header: 'ACTIVE', kind: 'bool', priority: 1 },
     { key: 'lastBatteryLevel', header: 'BATTERY', kind: 'number' },
-    { key: 'lastGPSTimestamp', header: 'LAST REPORT', kind: 'time', priority: 1 },
+    { key: 'lastGPSTimestamp', header: 'LAST REPORT', kind: 'age', priority: 1 },
     { key: 'groupMember', header: 'GROUPS', kind: 'list', priority: -2 },
   ];
   const opts = tableOptions(true, { width: 60 });

@@ -13,7 +13,7 @@ import {
 /** An IO over buffers: what the command wrote to stdout is `text()`. */
 function options(format: OutputFormat, extra: Partial<OutputOptions> = {}): OutputOptions & { io: ReturnType<typeof memoryIO> } {
   const io = memoryIO(extra.tty ?? false);
-  return { io, format, header: true, color: false, tty: false, now: () => 1_800_000_000_000, ...extra } as OutputOptions & { io: ReturnType<typeof memoryIO> };
+  return { io, format, header: true, color: false, tty: false, now: () => 1_800_000_000_000, timeZone: 'UTC', ...extra } as OutputOptions & { io: ReturnType<typeof memoryIO> };
 }
 
 const devices: Rec[] = [
@@ -24,7 +24,7 @@ const columns: Column[] = [
   { key: 'did', header: 'DID', kind: 'number' },
   { key: 'name', shrink: true },
   { key: 'isActive', kind: 'bool' },
-  { key: 'lastGPSTimestamp', header: 'LAST REPORT', kind: 'time' },
+  { key: 'lastGPSTimestamp', header: 'LAST REPORT', kind: 'age' },
   { key: 'groupMember', kind: 'list' },
 ];
 

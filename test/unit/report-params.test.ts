@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULTS, PARAM_FLAGS, validateParams, validateTimeZone } from '../../src/reports/params.js';
+import { DEFAULTS, PARAM_FLAGS, validateParams } from '../../src/reports/params.js';
+import { validateTimeZone } from '../../src/time-zone.js';
 import { REPORT_HELP } from '../../src/commands/report/index.js';
 
 test('defaults follow Traccar where it has them', () => {

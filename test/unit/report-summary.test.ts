@@ -38,7 +38,7 @@ test('a parked day: stopped all the time it was observed, no trips, first and la
   assert.ok(day);
   assert.deepEqual(Object.keys(day), [
     'did', 'name', 'day', 'distanceKm', 'odometerKm', 'drivingTime', 'stoppedTime', 'maxSpeed', 'trips',
-    'firstReport', 'lastReport', 'startOdometer', 'endOdometer',
+    'firstReport', 'lastReport', 'startOdometer', 'endOdometer', 'partial',
   ]);
   assert.equal(day.stoppedTime, 23 * 3600, 'the spring day has 23 hours');
   assert.equal(day.firstReport, utc(2026, 3, 28, 23));
@@ -56,6 +56,32 @@ test('the autumn day in Berlin has 25 hours', async () => {
   const u = new Track({ t: utc(2026, 10, 24, 20) }).park(30 * 3600, 1800);
   const got = await collect(summary(u.reports, 'Europe/Berlin'));
   assert.equal(got.find((d) => d.day === '2026-10-25')?.stoppedTime, 25 * 3600);
+});
+
+test('a day the window cuts is partial; the days it holds are whole, of 23 or 25 hours at the changes', async () => {
+  // Parked from Friday 2026-10-23 12:00 UTC to Tuesday the 27th, reporting every 15 minutes.
+  const u = new Track({ t: utc(2026, 10, 23, 12) }).park(4 * 86400, 900);
+  const run = async (tz: string, from: number, to: number) => {
+    const p = summaryProcessor(tz, DEFAULTS, { window: { from, to } });
+    const rows = [...u.reports.filter((r) => r.properties.date >= from && r.properties.date <= to).flatMap((r) => [...p.push(r)]), ...p.finish()];
+    return rows.map((d) => [d.day, d.partial, d.stoppedTime]);
+  };
+  // Berlin's 24th to 26th whole (the 25th has 25 hours), from 2026-10-23T22:00Z to 2026-10-26T23:00Z; the report at
+  // 23:00Z sharp is the first second of Berlin's 27th, which the window cuts.
+  assert.deepEqual(await run('Europe/Berlin', utc(2026, 10, 23, 22), utc(2026, 10, 26, 23)), [
+    ['2026-10-24', false, 86400],
+    ['2026-10-25', false, 90000],
+    ['2026-10-26', false, 86400],
+    ['2026-10-27', true, 0],
+  ]);
+  // The same instants cut Tokyo's days: its 24th starts at 15:00 UTC on the 23rd, before the window.
+  const tokyo = await run('Asia/Tokyo', utc(2026, 10, 23, 22), utc(2026, 10, 26, 23));
+  assert.deepEqual(tokyo.map(([day, partial]) => [day, partial]), [['2026-10-24', true], ['2026-10-25', false], ['2026-10-26', false], ['2026-10-27', true]]);
+  // A window from noon: the first day is cut, the next whole; the last second of a day (to = end - 1) still holds it.
+  const cut = await run('UTC', utc(2026, 10, 24, 12), utc(2026, 10, 26) - 1);
+  assert.deepEqual(cut.map(([day, partial]) => [day, partial]), [['2026-10-24', true], ['2026-10-25', false]]);
+  // Without a window (summary() of a stream) nothing is partial.
+  assert.ok((await collect(summary(u.reports, 'UTC'))).every((d) => d.partial === false));
 });
 
 test('a trip across midnight is split by day, distance and driving time by time', async () => {

@@ -23,7 +23,7 @@ const COLUMNS: Column[] = [
   { key: 'source', header: 'CREDENTIALS FROM' },
   { key: 'store', header: 'STORE' },
   { key: 'email', header: 'E-MAIL' },
-  { key: 'accessTokenExpiresAt', header: 'ACCESS TOKEN EXPIRES', kind: 'time' },
+  { key: 'accessTokenExpiresAt', header: 'ACCESS TOKEN EXPIRES', kind: 'age' },
   { key: 'refreshToken', header: 'REFRESH TOKEN', kind: 'bool' },
   { key: 'sessionCookie', header: 'SESSION COOKIE', kind: 'bool' },
   { key: 'passwordSaved', header: 'PASSWORD SAVED', kind: 'bool' },

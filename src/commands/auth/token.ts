@@ -10,8 +10,8 @@ const CLAIM_COLUMNS: Column[] = [
   { key: 'uid', header: 'USER' },
   { key: 'aud', header: 'AUDIENCE' },
   { key: 'scopes', header: 'SCOPES', kind: 'list' },
-  { key: 'iat', header: 'ISSUED', kind: 'time' },
-  { key: 'exp', header: 'EXPIRES', kind: 'time' },
+  { key: 'iat', header: 'ISSUED', kind: 'age' },
+  { key: 'exp', header: 'EXPIRES', kind: 'age' },
   { key: 'secondsLeft', header: 'SECONDS LEFT', kind: 'number', tone: (r) => (Number(r.secondsLeft) <= 0 ? 'bad' : undefined) },
   { key: 'source', header: 'SOURCE' },
 ];

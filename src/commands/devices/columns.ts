@@ -26,7 +26,7 @@ export function unitColumns(kind: UnitKind, nowMs: number): Column[] {
     {
       key: 'lastGPSTimestamp',
       header: 'LAST REPORT',
-      kind: 'time',
+      kind: 'age',
       priority: 1,
       tone: (r: Rec) => (typeof r.lastGPSTimestamp === 'number' && nowMs / 1000 - r.lastGPSTimestamp > STALE_S ? 'warn' : undefined),
     },

@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import type { UnitKind } from '../../api/units.js';
 import { collect, examples, lazyAction } from '../action.js';
+import { zoneOption } from '../time-options.js';
 import { registerImport } from '../import/index.js';
 
 export function registerUnits(program: Command, ctx: Context, kind: UnitKind): void {
@@ -19,6 +20,7 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .option('--group <gid>', `only ${kind} in this group`)
     .addOption(new Option('--active', `only active ${kind}`).conflicts('inactive'))
     .addOption(new Option('--inactive', `only inactive ${kind}`).conflicts('active'))
+    .addOption(zoneOption())
     .addHelpText('after', examples(`trackctl ${kind} list`, `trackctl ${kind} list --group 102 --inactive -o json`, `trackctl ${kind} list -o csv --fields did,name,lastBatteryLevel`))
     .action(lazyAction(ctx, async () => (await import('./list.js')).runFor(kind)));
 
@@ -28,6 +30,7 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .argument('[did]', `${one} id`)
     .option('--unique-id <serial>', `look up by unique ID (serial number)`)
     .option('--tracker-id <imei>', `look up by tracker ID (IMEI/MEID)`)
+    .addOption(zoneOption())
     .addHelpText('after', examples(...(kind === 'devices' ? ['trackctl devices get 2004', 'trackctl devices get --tracker-id 357494414214035 -o json'] : ['trackctl sensors get 2016', 'trackctl sensors get --unique-id TAG-O6VIZB -o json'])))
     .action(lazyAction(ctx, async () => (await import('./get.js')).runFor(kind)));
 

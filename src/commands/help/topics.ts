@@ -28,6 +28,7 @@ export const ENVIRONMENT: readonly Entry[] = [
   { name: 'NO_COLOR', text: 'set (non-empty) to turn colour off, like --no-color' },
   { name: 'FORCE_COLOR', text: 'set (not 0) to keep colour on a terminal despite NO_COLOR or --no-color; piped tables stay plain tab-separated text' },
   { name: 'TERM', text: 'dumb turns colour off' },
+  { name: 'TZ', text: "the zone times are typed and shown in (IANA name), unless --tz is given; over the profile's tz" },
   { name: 'CI', text: 'set (not 0 or false) to never prompt, as in CI pipelines' },
   { name: 'HTTPS_PROXY', text: 'proxy for requests to the service (also https_proxy, HTTP_PROXY)' },
   { name: 'NO_PROXY', text: 'comma-separated hosts reached without the proxy' },
@@ -70,8 +71,10 @@ const FORMATTING_TEXT = `Output formats and fields
 
 stdout carries data only; progress, warnings and errors go to stderr.
 
-  -o, --output FORMAT   table   default on a terminal: fits the width, colour, relative times;
-                                piped, plain tab-separated rows, RFC 3339 times, no colour
+  -o, --output FORMAT   table   default on a terminal: fits the width, colour, clock times in the
+                                zone (--tz, TZ, the profile's tz), durations as 1h 12m, ages of
+                                last reports; piped, plain tab-separated rows, RFC 3339 UTC
+                                times, seconds, no colour
                         json    a list prints an array of records; get/create print one record
                         ndjson  one record a line, flushed as it arrives (history streams)
                         csv     RFC 4180 with a header row; formula-like cells neutralised

@@ -11,7 +11,7 @@ export function flatReport(feature: ReportFeature): Rec {
 
 /** On a narrow terminal MESSAGE goes first, then ADDRESS, BATTERY and SPEED; time, type and position stay. */
 export const TABLE_COLUMNS: Column[] = [
-  { key: 'date', header: 'DATE', kind: 'time', priority: 3 },
+  { key: 'date', header: 'DATE', kind: 'time', seconds: true, priority: 3 },
   { key: 'reportType', header: 'TYPE', priority: 2 },
   { key: 'lat', header: 'LAT', kind: 'number', priority: 2 },
   { key: 'lng', header: 'LNG', kind: 'number', priority: 2 },

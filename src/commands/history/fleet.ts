@@ -256,7 +256,7 @@ class HistoryRun {
       return lakeRunTarget(new LakeTarget({ storage: this.storage, settings, journal, openSink: (io) => this.openFileSink(io, title) }));
     }
     if (this.plan.outDir !== undefined) {
-      const dir = new OutDir(this.plan.outDir, EXTENSIONS[this.format] as string, this.plan.partition, (path, name) => this.openFile(path, name));
+      const dir = new OutDir(this.plan.outDir, EXTENSIONS[this.format] as string, this.plan.partition, (path, name) => this.openFile(path, name), this.plan.zone);
       return new DirTarget(dir, this.checkpoint !== undefined);
     }
     const { out, channel, parquet } = await openChannel(this.ctx, this.plan, this.format, this.out);

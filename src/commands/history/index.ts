@@ -3,10 +3,11 @@ import type { Command } from 'commander';
 import { REPORT_TYPES } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { collect, examples, lazyAction } from '../action.js';
+import { windowOptions, ZONE_HELP } from '../time-options.js';
 
 const FORMATS_HELP = `
-Output (-o): table (default; DATE relative on a terminal, RFC 3339 when piped), csv (date as unix
-seconds), json (an array of the features as the service sent them, GeoJSON Feature objects), ndjson
+Output (-o): table (default; DATE a clock time in the zone on a terminal, RFC 3339 UTC when piped),
+csv (date as unix seconds), json (an array of the features as the service sent them, GeoJSON Feature objects), ndjson
 (one feature a line, like curl … | jq -c '.features[]'), yaml, geojson (a FeatureCollection),
 gpx (GPX 1.1, one track), kml (KML 2.2, a placemark per report plus the track), html (a map page
 that opens offline; on a terminal it is written to a file; trackctl map history … opens it), parquet
@@ -24,8 +25,10 @@ numbers; properties the interface does not name, and values that fit no column, 
 --output-file FILE (one unit, any format) writes the output to a temporary file beside FILE and
 renames it over FILE once whole: a run that fails or is interrupted leaves FILE as it was.
 
-Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00:00Z), now, and relative forms
-(15m, 2h ago, 3d). Without --from, --received-after or --all: the last 24 hours.
+Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00, 2026-11-21T10:00:00Z), today,
+yesterday, weekday names, now, and relative forms (15m, 2h ago, 3d). Without --from,
+--received-after or --all: the last 24 hours.
+${ZONE_HELP}
 
 --follow prints what arrived so far, then polls for reports received since (late arrivals with
 older dates included), printing each once; Ctrl-C stops after the request in flight and exits 0.
@@ -54,7 +57,7 @@ run's window; units that leave it keep their entry. A single-unit checkpoint fil
 that unit's entry.
 
 --out-dir DIR writes one complete file per unit, DIR/<did>.<ext>, or with --partition day one per
-unit and UTC day, DIR/<did>/<YYYY-MM-DD>.<ext>; each is written under a temporary name and renamed
+unit and day (in the zone: --tz, TZ, the profile's tz), DIR/<did>/<YYYY-MM-DD>.<ext>; each is written under a temporary name and renamed
 when the unit's reply was read whole (a unit that fails leaves nothing). A second run into the same
 DIR without --checkpoint replaces the files; with --checkpoint it adds the new reports as a new part,
 <did>.part<N>.<ext> (or <did>/<day>.part<N>.<ext>), N counting that unit's parts, and every report
@@ -81,7 +84,7 @@ Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
   ${REPORT_TYPES.slice(8).join(', ')}.`;
 
 export function registerHistory(program: Command, ctx: Context): void {
-  program
+  const cmd = program
     .command('history')
     .description('Print the position and event reports of units (GET /reports/history/<id>/), streamed')
     .argument('[ids...]', 'unit ids (did of a device, sensor or tracked user), or choose with --group, --category or --all-units')
@@ -94,9 +97,8 @@ export function registerHistory(program: Command, ctx: Context): void {
     .option('--layout <layout>', 'with --out-dir: files (default: per unit) or hive (fleet-wide files in day=YYYY-MM-DD/ folders)')
     .option('--max-file-size <size>', 'with --layout hive: start a new part past this size (default 128MB)')
     .option('--compression <codec>', 'Parquet codec: zstd (default), snappy, gzip or none')
-    .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
-    .option('--from <time>', 'reports dated after this time (default: 24 hours ago)')
-    .option('--to <time>', 'reports dated up to this time (needs --from)')
+    .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)');
+  windowOptions(cmd, { from: 'reports dated after this time (default: 24 hours ago)', to: 'reports dated up to this time (needs --from)' })
     .option('--received-after <time>', 'only reports the service received after this time, late arrivals included (lastQueryTime)')
     .option('--types <list>', 'only these report types, comma-separated or repeated', collect)
     .option('--all', 'the whole history: no time filter')

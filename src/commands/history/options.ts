@@ -62,6 +62,8 @@ export interface HistoryPlan {
   compressionGiven: boolean;
   maxFileBytes: number;
   shard: Shard | undefined;
+  /** The invocation's zone: --partition day files are its days. */
+  zone: string;
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
@@ -82,11 +84,11 @@ export function parseReportTypes(values: string[] | undefined): string[] | undef
   return types;
 }
 
-function timeFlag(value: string | undefined, flag: string, nowMs: number): number | undefined {
+function timeFlag(value: string | undefined, flag: string, nowMs: number, zone: string): number | undefined {
   if (value === undefined) return undefined;
   let seconds: number;
   try {
-    seconds = parseTime(value, nowMs);
+    seconds = parseTime(value, nowMs, { zone });
   } catch (err) {
     throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
   }
@@ -121,7 +123,8 @@ function lakeFlags(opts: HistoryOptions): { layout: Layout; compression: Compres
   return { layout: layout as Layout, compression: compression as Compression, maxFileBytes };
 }
 
-export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, env: Readonly<Record<string, string | undefined>> = {}): HistoryPlan {
+/** `zone` is the invocation's zone (ctx.timeZone(), validated): times typed without an offset are read in it. */
+export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, zone: string, env: Readonly<Record<string, string | undefined>> = {}): HistoryPlan {
   const selection = parseSelection(args, opts);
   const concurrency = parseConcurrency(opts.concurrency);
   if (opts.partition !== undefined && opts.outDir === undefined) throw new UsageError('--partition needs --out-dir');
@@ -134,9 +137,9 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, e
   if (opts.outDir !== undefined && opts.follow) throw new UsageError('--out-dir cannot be used with --follow: a file is written when whole');
   const single = selection.kind === 'ids' && selection.ids.length === 1 ? selection.ids[0] : undefined;
   const fleet = single === undefined || opts.outDir !== undefined || shard !== undefined;
-  const from = timeFlag(opts.from, '--from', nowMs);
-  const to = timeFlag(opts.to, '--to', nowMs);
-  const receivedAfter = timeFlag(opts.receivedAfter, '--received-after', nowMs);
+  const from = timeFlag(opts.from, '--from', nowMs, zone);
+  const to = timeFlag(opts.to, '--to', nowMs, zone);
+  const receivedAfter = timeFlag(opts.receivedAfter, '--received-after', nowMs, zone);
   const reportTypes = parseReportTypes(opts.types);
   if (to !== undefined && from === undefined) throw new UsageError('--to needs --from (the service takes to: only with from:)');
   if (from !== undefined && to !== undefined && from > to) {
@@ -179,5 +182,6 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, e
     ...lake,
     compressionGiven: opts.compression !== undefined,
     shard,
+    zone,
   };
 }

@@ -7,7 +7,7 @@ import { parsePlan, type HistoryOptions } from './options.js';
 import { checkOutput, HISTORY_OUTPUTS } from './output.js';
 
 export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
-  const plan = parsePlan(args, opts, ctx.clock.now(), ctx.env);
+  const plan = parsePlan(args, opts, ctx.clock.now(), await ctx.timeZone(), ctx.env);
   const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS);
   if (plan.compressionGiven && format !== 'parquet') throw new UsageError('--compression sets the codec of -o parquet');
   checkOutput(ctx, plan, format);

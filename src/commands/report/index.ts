@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
+import { windowOptions, ZONE_HELP } from '../time-options.js';
 
 // Kept here as text so that help loads none of the algorithms; a test checks it against their defaults.
 export const REPORT_HELP = `
@@ -35,17 +36,21 @@ Overspeed: an episode runs from the first report above the limit to the first ba
 and counts when it lasts --min-duration (default 30s). The limit is --limit, or inside a --geofence
 Feature with a numeric "speedLimit" property that limit (the lowest that applies wins).
 
-Days (summary) are calendar days in --tz (an IANA zone; default this machine's zone); a move across
-midnight is split between the days. JSON fields: trips did, name, start, end, duration, distanceKm,
+Days (summary) are calendar days in the zone (--tz, TZ, the profile's tz or this machine's), of 23
+or 25 hours where clocks change; a day the window cuts is partial: true. A move across midnight is
+split between the days. JSON fields: trips did, name, start, end, duration, distanceKm,
 maxSpeed, avgSpeed, startLat, startLng, startAddress, endLat, endLng, endAddress, drivingTime,
 partial; stops did, name, arrival, departure, duration, lat, lng, address, open, partial; summary
 did, name, day, distanceKm, odometerKm (the odometer's own count), drivingTime, stoppedTime,
-maxSpeed, trips, firstReport, lastReport, startOdometer, endOdometer; overspeed did, name, start,
+maxSpeed, trips, firstReport, lastReport, startOdometer, endOdometer, partial; overspeed did, name, start,
 end, duration, maxSpeed, avgSpeed, limit, distanceKm, lat, lng (where the maximum was), fence (null
 for --limit), partial; geofence did, name, fence, enter, exit, duration, open (a visit still open at
---to: exit null, open true). Times are unix seconds (RFC 3339 in tables), durations seconds,
-distances km, speeds as the service reports them. Records come as each unit's history is read
+--to: exit null, open true). Times are unix seconds (clock times in the zone in terminal tables,
+RFC 3339 UTC in piped ones), durations seconds (1h 12m in terminal tables), distances km, speeds
+as the service reports them. Records come as each unit's history is read
 (units side by side, in order within a unit).
+
+${ZONE_HELP}
 
 Units: ids, --group GID, --category device|sensor|trackedUser or --all-units, fetched --concurrency at
 a time. A unit whose history fails is named on stderr and the exit code is 7.`;
@@ -96,9 +101,8 @@ export function registerReport(program: Command, ctx: Context): void {
       .argument('[ids...]', 'unit ids, or choose with --group, --category or --all-units')
       .option('--group <gid>', 'the units of group GID')
       .option('--category <category>', 'every unit of this category: device, sensor or trackedUser')
-      .option('--all-units', 'every unit of the account')
-      .option('--from <time>', 'reports dated after this time (default: 24 hours ago)')
-      .option('--to <time>', 'reports dated up to this time (default: now)')
+      .option('--all-units', 'every unit of the account');
+    windowOptions(cmd, { from: 'reports dated after this time (default: 24 hours ago)', to: 'reports dated up to this time (default: now)' })
       .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
       .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)');
     if (kind === 'geofence') cmd.option('--geofence <file>', 'GeoJSON FeatureCollection of Polygons/MultiPolygons, each named by a "name" property');
@@ -108,7 +112,6 @@ export function registerReport(program: Command, ctx: Context): void {
         .option('--min-duration <duration>', 'shorter episodes do not count (default 30s)')
         .option('--geofence <file>', 'GeoJSON fences; a Feature\'s numeric "speedLimit" property is the limit inside it (the lowest wins)');
     }
-    if (kind === 'summary') cmd.option('--tz <zone>', 'IANA time zone of the days (default: this machine\'s)');
     if (MOTION.includes(kind)) {
       cmd
         .option('--min-trip-distance <km>', 'a move this long is a trip (default 0.5)')

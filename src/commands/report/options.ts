@@ -5,7 +5,7 @@ import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../fleet/select.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
-import { DEFAULT_MIN_OVERSPEED_S, localTimeZone, validateParams, validateTimeZone, type ReportParams } from '../../reports/index.js';
+import { DEFAULT_MIN_OVERSPEED_S, validateParams, type ReportParams } from '../../reports/index.js';
 import { parseConcurrency } from '../../validate.js';
 
 export interface ReportOptions {
@@ -16,7 +16,6 @@ export interface ReportOptions {
   to?: string;
   concurrency?: string;
   geofence?: string;
-  tz?: string;
   minTripDistance?: string;
   minTripDuration?: string;
   minStop?: string;
@@ -49,10 +48,10 @@ export interface ReportPlan {
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
 
-function time(value: string | undefined, flag: string, nowMs: number): number | undefined {
+function time(value: string | undefined, flag: string, nowMs: number, zone: string): number | undefined {
   if (value === undefined) return undefined;
   try {
-    const s = Math.floor(parseTime(value, nowMs));
+    const s = Math.floor(parseTime(value, nowMs, { zone }));
     if (s < 0) throw new Error('before 1970');
     return s;
   } catch (err) {
@@ -76,11 +75,12 @@ function speedLimit(value: string | undefined): number | undefined {
   return n;
 }
 
-export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean, env: Readonly<Record<string, string | undefined>> = {}): ReportPlan {
+/** `tz` is the invocation's zone (ctx.timeZone(), validated): the window is read in it and summary days are its days. */
+export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean, tz: string, env: Readonly<Record<string, string | undefined>> = {}): ReportPlan {
   const selection = parseSelection(args, opts);
   const now = Math.floor(nowMs / 1000);
-  const to = time(opts.to, '--to', nowMs) ?? now;
-  const from = time(opts.from, '--from', nowMs) ?? to - DEFAULT_WINDOW_S;
+  const to = time(opts.to, '--to', nowMs, tz) ?? now;
+  const from = time(opts.from, '--from', nowMs, tz) ?? to - DEFAULT_WINDOW_S;
   if (from > to) throw new UsageError(`--from (${new Date(from * 1000).toISOString()}) is after --to (${new Date(to * 1000).toISOString()})`);
   const params = validateParams({
     minTripDistanceKm: opts.minTripDistance,
@@ -94,7 +94,6 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
     useMotionState: opts.motionState,
   });
   if (params.maxGapS === 0) throw new UsageError('invalid --max-gap: must be longer than 0s');
-  const tz = opts.tz === undefined ? localTimeZone() : validateTimeZone(opts.tz);
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
   const limit = speedLimit(opts.limit);
   const minDurationS = duration(opts.minDuration, '--min-duration') ?? DEFAULT_MIN_OVERSPEED_S;

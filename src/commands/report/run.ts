@@ -52,7 +52,7 @@ const COLUMNS: Record<Kind, Column[]> = {
     unitCol, nameCol,
     { key: 'start', header: 'START', kind: 'time', priority: 3 },
     { key: 'end', header: 'END', kind: 'time', priority: 2 },
-    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 1 },
+    { key: 'duration', header: 'DURATION', kind: 'duration', priority: 1 },
     { key: 'distanceKm', header: 'KM', kind: 'number', priority: 3 },
     { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 1 },
     { key: 'avgSpeed', header: 'AVG SPEED', kind: 'number', priority: 0 },
@@ -62,14 +62,14 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'endLat', header: 'END LAT', kind: 'number', priority: -1 },
     { key: 'endLng', header: 'END LNG', kind: 'number', priority: -1 },
     { key: 'endAddress', header: 'TO', shrink: true },
-    { key: 'drivingTime', header: 'DRIVING S', kind: 'number', priority: -1 },
+    { key: 'drivingTime', header: 'DRIVING', kind: 'duration', priority: -1 },
     partialCol,
   ],
   stops: [
     unitCol, nameCol,
     { key: 'arrival', header: 'ARRIVAL', kind: 'time', priority: 3 },
     { key: 'departure', header: 'DEPARTURE', kind: 'time', priority: 2 },
-    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 2 },
+    { key: 'duration', header: 'DURATION', kind: 'duration', priority: 2 },
     { key: 'lat', header: 'LAT', kind: 'number', priority: 0 },
     { key: 'lng', header: 'LNG', kind: 'number', priority: 0 },
     { key: 'address', header: 'ADDRESS', shrink: true },
@@ -81,20 +81,21 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'day', header: 'DAY', priority: 3 },
     { key: 'distanceKm', header: 'KM', kind: 'number', priority: 3 },
     { key: 'odometerKm', header: 'ODO KM', kind: 'number', priority: 1 },
-    { key: 'drivingTime', header: 'DRIVING S', kind: 'number', priority: 2 },
-    { key: 'stoppedTime', header: 'STOPPED S', kind: 'number', priority: 1 },
+    { key: 'drivingTime', header: 'DRIVING', kind: 'duration', priority: 2 },
+    { key: 'stoppedTime', header: 'STOPPED', kind: 'duration', priority: 1 },
     { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 1 },
     { key: 'trips', header: 'TRIPS', kind: 'number', priority: 2 },
     { key: 'firstReport', header: 'FIRST', kind: 'time', priority: 0 },
     { key: 'lastReport', header: 'LAST', kind: 'time', priority: 0 },
     { key: 'startOdometer', header: 'ODO START', kind: 'number', priority: -1 },
     { key: 'endOdometer', header: 'ODO END', kind: 'number', priority: -1 },
+    partialCol,
   ],
   overspeed: [
     unitCol, nameCol,
     { key: 'start', header: 'START', kind: 'time', priority: 3 },
     { key: 'end', header: 'END', kind: 'time', priority: 1 },
-    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 2 },
+    { key: 'duration', header: 'DURATION', kind: 'duration', priority: 2 },
     { key: 'maxSpeed', header: 'MAX SPEED', kind: 'number', priority: 3 },
     { key: 'avgSpeed', header: 'AVG SPEED', kind: 'number', priority: 1 },
     { key: 'limit', header: 'LIMIT', kind: 'number', priority: 3 },
@@ -109,7 +110,7 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'fence', header: 'FENCE', shrink: true, priority: 3 },
     { key: 'enter', header: 'ENTER', kind: 'time', priority: 3 },
     { key: 'exit', header: 'EXIT', kind: 'time', priority: 2 },
-    { key: 'duration', header: 'DURATION S', kind: 'number', priority: 2 },
+    { key: 'duration', header: 'DURATION', kind: 'duration', priority: 2 },
     { key: 'open', header: 'OPEN', kind: 'bool', priority: 1 },
   ],
 };
@@ -126,7 +127,7 @@ function geoRecord(kind: Kind, rec: Rec): GeoRecord {
 
 export function runFor(kind: Kind): Run<ReportOptions> {
   return async (args, opts, ctx) => {
-    const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence', ctx.env);
+    const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence', await ctx.timeZone(), ctx.env);
     const { format, out } = await ctx.outputAs(FORMATS[kind]);
     const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
     if (kind === 'overspeed' && plan.limit === undefined && !fences.some((f) => f.speedLimit !== undefined)) {
@@ -219,7 +220,7 @@ function makeProcessor(kind: Kind, plan: ReportPlan, fences: readonly Fence[], g
     case 'stops':
       return stopProcessor(plan.params, { explain });
     case 'summary':
-      return summaryProcessor(plan.tz, plan.params, { explain });
+      return summaryProcessor(plan.tz, plan.params, { explain, window: plan.window });
     case 'overspeed':
       return overspeedProcessor(
         { limit: plan.limit, fences, minDurationS: plan.minDurationS, maxGapS: plan.params.maxGapS },

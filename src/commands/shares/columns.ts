@@ -31,8 +31,8 @@ export function shareColumns(nowMs: number): Column[] {
     { key: 'sid', header: 'SID', priority: 3 },
     { key: 'name', header: 'NAME', shrink: true, priority: 2 },
     { key: 'target', header: 'TARGET', value: targetCell, shrink: true, priority: 1 },
-    // A unix time shows as a date (relative on a terminal); the string "never" as is.
-    { key: 'expiration', header: 'EXPIRES', kind: 'time', tone: expiredTone, priority: 1 },
+    // A unix time shows as how far off it is on a terminal (an expiry: recency is the point); the string "never" as is.
+    { key: 'expiration', header: 'EXPIRES', kind: 'age', tone: expiredTone, priority: 1 },
     // On a narrow terminal EXPIRED goes first: EXPIRES says the same (and is red when past).
     { key: 'expired', header: 'EXPIRED', kind: 'bool', priority: -1, value: (r: Rec) => isExpired(r, nowMs), tone: expiredTone },
     { key: 'timestamp', header: 'CREATED', kind: 'time' },

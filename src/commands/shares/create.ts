@@ -28,7 +28,7 @@ export const run: Run<CreateOptions> = async (_args, opts, ctx) => {
   // Expiry: absolute unix seconds, relative days/hours/minutes, or no field at all (never expires).
   const nowMs = ctx.clock.now();
   if (opts.expires !== undefined) {
-    const at = parseExpires(opts.expires, nowMs);
+    const at = parseExpires(opts.expires, nowMs, await ctx.timeZone());
     if (at !== 'never') share.expiration = at;
   } else if (opts.expiresIn !== undefined && opts.expiresIn.trim().toLowerCase() !== 'never') {
     Object.assign(share, parseExpiresIn(opts.expiresIn));

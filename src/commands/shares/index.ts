@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
+import { zoneOption } from '../time-options.js';
 
 export function registerShares(program: Command, ctx: Context): void {
   const noun = program.command('shares').description('Manage location share links of a device or a group');
@@ -10,6 +11,7 @@ export function registerShares(program: Command, ctx: Context): void {
     .command('list')
     .alias('ls')
     .description('List location shares; expired ones are flagged')
+    .addOption(zoneOption())
     .addHelpText('after', examples('trackctl shares list', 'trackctl shares list -o json', 'trackctl shares list -o csv --fields sid,name,expiration'))
     .action(lazyAction(ctx, () => import('./list.js')));
 
@@ -17,6 +19,7 @@ export function registerShares(program: Command, ctx: Context): void {
     .command('get')
     .description('Show one location share')
     .argument('<sid>', 'share id')
+    .addOption(zoneOption())
     .addHelpText('after', examples('trackctl shares get Jyjs2YFhY4vA', 'trackctl shares get Jyjs2YFhY4vA -o json'))
     .action(lazyAction(ctx, () => import('./get.js')));
 
@@ -26,7 +29,8 @@ export function registerShares(program: Command, ctx: Context): void {
     .option('--device <did>', 'share this device')
     .option('--group <gid>', 'share this group')
     .option('--name <name>', 'share name')
-    .option('--expires <time>', 'expire at a time: unix seconds, ISO 8601, 3d (from now), or never')
+    .option('--expires <time>', 'expire at a time: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), 3d (from now), or never')
+    .addOption(zoneOption())
     .option('--expires-in <duration>', 'expire after a duration counted by the service, e.g. 45m, 2d, 2d3h30m')
     .addHelpText(
       'after',
@@ -43,7 +47,8 @@ export function registerShares(program: Command, ctx: Context): void {
     .description('Rename a share or move its expiry (only name and expiry can change)')
     .argument('<sid>', 'share id')
     .option('--name <name>', 'new name')
-    .option('--expires <time>', 'new expiry: unix seconds, ISO 8601, or 3d (from now)')
+    .option('--expires <time>', 'new expiry: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), or 3d (from now)')
+    .addOption(zoneOption())
     .addHelpText('after', examples('trackctl shares update Jyjs2YFhY4vA --name "ETA (Tue)"', 'trackctl shares update Jyjs2YFhY4vA --expires 7d'))
     .action(lazyAction(ctx, () => import('./update.js')));
 

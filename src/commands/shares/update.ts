@@ -16,7 +16,7 @@ export const run: Run<UpdateOptions> = async (args, opts, ctx) => {
   const changes: ShareChanges = {};
   if (opts.name !== undefined) changes.name = requireText(opts.name, '--name', 'name');
   if (opts.expires !== undefined) {
-    const at = parseExpires(opts.expires, ctx.clock.now());
+    const at = parseExpires(opts.expires, ctx.clock.now(), await ctx.timeZone());
     // PATCH takes only a unix time: an expiry can be moved but not removed.
     if (at === 'never') throw new UsageError('invalid --expires "never": an existing share\'s expiry can be changed to a time, not removed');
     changes.expiration = at;

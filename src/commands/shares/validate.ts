@@ -12,10 +12,10 @@ export function parseSid(value: string | undefined): string {
   return value;
 }
 
-/** --expires TIME → unix seconds in the future; "never" → undefined. A bare duration ("3d") means from now. */
-export function parseExpires(value: string, nowMs: number): number | 'never' {
+/** --expires TIME → unix seconds in the future; "never" → undefined. A bare duration ("3d") means from now; a time without an offset is in `zone`. */
+export function parseExpires(value: string, nowMs: number, zone: string): number | 'never' {
   if (value.trim().toLowerCase() === 'never') return 'never';
-  const seconds = Math.floor(parseTime(value, nowMs, { direction: 'future' }));
+  const seconds = Math.floor(parseTime(value, nowMs, { direction: 'future', zone }));
   if (seconds <= Math.floor(nowMs / 1000)) throw new UsageError(`invalid --expires "${value}": that time is not in the future`);
   return seconds;
 }

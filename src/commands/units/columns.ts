@@ -55,7 +55,7 @@ export function allUnitColumns(nowMs: number, staleS: number, lowPct: number, un
     {
       key: 'lastGPSTimestamp',
       header: 'LAST REPORT',
-      kind: 'time',
+      kind: 'age',
       priority: 1,
       tone: (r: Rec) => (!isUnit(r) ? 'dim' : isStale(r, nowMs, staleS) ? 'warn' : undefined),
     },

@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
+import { zoneOption } from '../time-options.js';
 
 // Kept literal (= UNIT_CATEGORIES of api/all-units.ts) so that registering loads no API code.
 const CATEGORIES = ['device', 'sensor', 'trackedUser', 'dispatcher'];
@@ -13,6 +14,7 @@ export function registerAllUnits(program: Command, ctx: Context): void {
     .addOption(new Option('--category <category>', 'only this category').choices(CATEGORIES))
     .option('--stale <duration>', 'only units whose last report is older than this, e.g. 1d, 6h')
     .option('--low-battery <pct>', 'only units whose battery is below this percentage, e.g. 20')
+    .addOption(zoneOption())
     .addHelpText(
       'after',
       `${examples('trackctl units', 'trackctl units --stale 1d', 'trackctl units --category sensor --low-battery 25 -o json', 'trackctl units -o csv --fields category,id,name,lastBatteryLevel')}` +

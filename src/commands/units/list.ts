@@ -94,7 +94,7 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const lowThreshold = lowPct ?? DEFAULT_LOW_PCT;
   if (format === 'html') {
     const { writeUnitsPage } = await import('../../io/map/units.js');
-    await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold });
+    await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold, zone: out.timeZone });
     return;
   }
   // Tracked users' devices, for the UNIT column: GET /all-units/ leaves them out, GET /users/ has them.

@@ -26,6 +26,6 @@ export function userColumns(): Column[] {
     { key: 'device', header: 'DEVICE', value: deviceCell, shrink: true, priority: -1 },
     { key: 'groupMember', header: 'GROUPS', kind: 'list', priority: -2 },
     { key: 'groupViewer', header: 'VIEWS', kind: 'list', priority: -2 },
-    { key: 'lastLoginTime', header: 'LAST LOGIN', kind: 'time' },
+    { key: 'lastLoginTime', header: 'LAST LOGIN', kind: 'age' },
   ];
 }

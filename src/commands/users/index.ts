@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { collect, examples, lazyAction } from '../action.js';
+import { zoneOption } from '../time-options.js';
 import { registerImport } from '../import/index.js';
 
 // Kept literal (= USER_TYPES of api/users.ts) so that registering loads no API code.
@@ -15,6 +16,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .alias('ls')
     .description('List users; tracked users show their device')
     .addOption(new Option('--type <type>', 'only users of this type').choices(USER_TYPES))
+    .addOption(zoneOption())
     .addHelpText('after', examples('trackctl users list', 'trackctl users list --type dispatcher -o json', 'trackctl users list -o csv --fields uid,name,email'))
     .action(lazyAction(ctx, () => import('./list.js')));
 
@@ -22,6 +24,7 @@ export function registerUsers(program: Command, ctx: Context): void {
     .command('get')
     .description('Show one user')
     .argument('<uid>', 'user id')
+    .addOption(zoneOption())
     .addHelpText('after', examples('trackctl users get 2002', 'trackctl users get 2020 -o json'))
     .action(lazyAction(ctx, () => import('./get.js')));
 

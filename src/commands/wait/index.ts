@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
+import { zoneOption } from '../time-options.js';
 
 const HELP = `
 Conditions (--for): reporting, a report received after the wait began (late ones included);
@@ -39,6 +40,7 @@ export function registerWait(program: Command, ctx: Context): void {
     .option('--group <gid>', 'the units of group GID')
     .option('--category <category>', 'every unit of this category: device, sensor or trackedUser')
     .option('--all-units', 'every unit of the account')
+    .addOption(zoneOption())
     .addHelpText('after', HELP)
     .addHelpText(
       'after',

@@ -2,6 +2,7 @@
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
+import { zoneOption } from '../time-options.js';
 
 const HELP = `
 On a terminal: a live view of the units, redrawn in place, what needs attention on top (a recent
@@ -61,6 +62,7 @@ export function registerWatch(program: Command, ctx: Context): void {
     .option('--checkpoint <file>', 'resume from FILE and save cursors and states to it after each round')
     .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
     .option('--exit-on <events>', 'exit 0 after the round that printed one of these events, e.g. sos,crash')
+    .addOption(zoneOption())
     .addHelpText('after', HELP)
     .addHelpText(
       'after',

@@ -24,6 +24,6 @@ export class HtmlHistorySink {
   async flush(): Promise<void> {}
 
   async end(): Promise<void> {
-    await writePage(renderPage(this.collector.page()), this.out, 'history');
+    await writePage(renderPage(this.collector.page(this.out.timeZone)), this.out, 'history');
   }
 }

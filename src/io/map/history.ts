@@ -4,6 +4,7 @@
  * simplified for drawing; every report stays in the page, so popups are exact.
  */
 import type { ReportFeature } from '../../api/types.js';
+import { formatClock } from '../format-time.js';
 import { colorFor, emptyPage, type LegendEntry, type PageData, type TrackData } from './page.js';
 import { simplifyToBudget } from './simplify.js';
 
@@ -79,9 +80,10 @@ export class HistoryCollector {
     this.count++;
   }
 
-  page(): PageData {
+  /** The page, its times labelled in `zone`. */
+  page(zone: string): PageData {
     const units = [...this.units.values()].sort((a, b) => a.did - b.did);
-    const data = emptyPage('history', historyTitle(units.map((u) => u.name)), windowLabel(this.first, this.last, this.count));
+    const data = emptyPage('history', historyTitle(units.map((u) => u.name)), windowLabel(this.first, this.last, this.count, zone), zone);
     data.types = this.types;
     data.addresses = this.addresses;
     const lineBudget = Math.max(200, Math.floor(LINE_BUDGET / Math.max(1, units.length)));
@@ -155,16 +157,21 @@ export function historyTitle(names: readonly string[]): string {
   return `History of ${names[0]}, ${names[1]} and ${names.length - 2} more units`;
 }
 
-/** "2026-11-20 08:00 – 2026-11-21 08:00 UTC", or undefined when no time is known. */
-export function timeWindow(first: number, last: number): string | undefined {
+/** "2026-11-20 08:00 – 2026-11-21 08:00 Europe/Berlin" (clock times in the zone, named), or undefined when no time is known. */
+export function timeWindow(first: number, last: number, zone: string): string | undefined {
   if (!Number.isFinite(first) || !Number.isFinite(last)) return undefined;
-  const at = (s: number): string => new Date(s * 1000).toISOString().slice(0, 16).replace('T', ' ');
-  return `${at(first)} – ${at(last)} UTC`;
+  return `${clockLabel(first, zone)} – ${clockLabel(last, zone)} ${zone}`;
+}
+
+/** "2026-11-20 08:00" on the zone's clock. */
+export function clockLabel(t: number, zone: string): string {
+  const { date, time } = formatClock(t, zone);
+  return `${date} ${time}`;
 }
 
 /** "2026-11-20 08:00 – 2026-11-21 08:00 UTC · 144 reports". */
-export function windowLabel(first: number, last: number, count: number): string {
+export function windowLabel(first: number, last: number, count: number, zone: string): string {
   const reports = `${count.toLocaleString('en-US')} report${count === 1 ? '' : 's'}`;
-  const window = timeWindow(first, last);
+  const window = timeWindow(first, last, zone);
   return window === undefined ? reports : `${window} · ${reports}`;
 }

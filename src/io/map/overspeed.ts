@@ -24,7 +24,7 @@ export interface EpisodeRecord {
   path?: ReadonlyArray<readonly [number, number]>;
 }
 
-export function overspeedPageData(episodes: readonly EpisodeRecord[]): PageData {
+export function overspeedPageData(episodes: readonly EpisodeRecord[], zone: string): PageData {
   const lines: TripRecord[] = episodes.map((e) => {
     const first = e.path?.[0] ?? [e.lng, e.lat];
     const last = e.path?.[e.path.length - 1] ?? [e.lng, e.lat];
@@ -35,16 +35,16 @@ export function overspeedPageData(episodes: readonly EpisodeRecord[]): PageData 
     did: e.did, name: e.name, arrival: e.start, departure: e.end, duration: e.duration, lat: e.lat, lng: e.lng,
     address: `max ${e.maxSpeed} over the limit ${e.limit}${e.fence === null ? '' : ` (${e.fence})`}`,
   }));
-  const data = tripsPageData(lines, peaks);
+  const data = tripsPageData(lines, peaks, zone);
   const units = new Set(episodes.map((e) => e.did)).size;
   const times = episodes.flatMap((e) => [e.start, e.end]);
   data.title = `Overspeed: ${episodes.length} episode${episodes.length === 1 ? '' : 's'} of ${units} unit${units === 1 ? '' : 's'}`;
-  data.subtitle = times.length > 0 ? (timeWindow(Math.min(...times), Math.max(...times)) ?? '') : 'no episodes';
+  data.subtitle = times.length > 0 ? (timeWindow(Math.min(...times), Math.max(...times), zone) ?? '') : 'no episodes';
   data.legend = data.legend.map((l) => (l.shape === 'stop' ? { ...l, label: `highest speed (${peaks.length})` } : { ...l, label: l.label.replace(/ trips?$/, ' episodes').replace(/: 1 episodes$/, ': 1 episode') }));
   return data;
 }
 
 /** The page on stdout, or (stdout on a terminal) in a new file named on stderr. */
 export async function writeOverspeedPage(episodes: readonly EpisodeRecord[], out: OutputOptions): Promise<void> {
-  await writePage(renderPage(overspeedPageData(episodes)), out, 'report');
+  await writePage(renderPage(overspeedPageData(episodes, out.timeZone)), out, 'report');
 }

@@ -28,16 +28,15 @@
   });
   L.control.scale({ position: 'bottomleft' }).addTo(map);
 
-  function pad(n) {
-    return n < 10 ? '0' + n : String(n);
-  }
-  /** Local time with the zone offset, e.g. 2026-11-21 10:04:05 (UTC+01:00). */
+  /** The clock in the zone the page was made for (trackctl's zone rule), e.g. 2026-11-21 10:04:05; the subtitle names the zone. */
+  var clock = new Intl.DateTimeFormat('en-US', {
+    timeZone: data.zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+  });
   function formatTime(seconds) {
     if (seconds === null || seconds === undefined || !isFinite(seconds) || seconds <= 0) return '—';
-    var d = new Date(seconds * 1000);
-    var off = -d.getTimezoneOffset();
-    var zone = 'UTC' + (off === 0 ? '' : (off > 0 ? '+' : '-') + pad(Math.floor(Math.abs(off) / 60)) + ':' + pad(Math.abs(off) % 60));
-    return d.getFullYear() + '-' + pad(d.getMonth() + 1) + '-' + pad(d.getDate()) + ' ' + pad(d.getHours()) + ':' + pad(d.getMinutes()) + ':' + pad(d.getSeconds()) + ' (' + zone + ')';
+    var p = {};
+    clock.formatToParts(new Date(seconds * 1000)).forEach(function (part) { p[part.type] = part.value; });
+    return p.year + '-' + p.month + '-' + p.day + ' ' + p.hour + ':' + p.minute + ':' + p.second;
   }
   function formatDuration(seconds) {
     if (seconds === null || seconds === undefined || !isFinite(seconds)) return '—';

@@ -95,6 +95,8 @@ export interface PageData {
   kind: 'history' | 'units' | 'trips';
   title: string;
   subtitle: string;
+  /** The invocation's IANA zone: the page labels times in it. */
+  zone: string;
   /** Said on the map, top right: what the page leaves out, and why. */
   notes: string[];
   legend: LegendEntry[];
@@ -107,8 +109,8 @@ export interface PageData {
   units: UnitData[];
 }
 
-export function emptyPage(kind: PageData['kind'], title: string, subtitle: string): PageData {
-  return { kind, title, subtitle, notes: [], legend: [], types: [], addresses: [], tracks: [], trips: [], stops: [], units: [] };
+export function emptyPage(kind: PageData['kind'], title: string, subtitle: string, zone: string): PageData {
+  return { kind, title, subtitle, zone, notes: [], legend: [], types: [], addresses: [], tracks: [], trips: [], stops: [], units: [] };
 }
 
 export function escapeHtml(text: string): string {

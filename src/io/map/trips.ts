@@ -43,7 +43,8 @@ const PATH_BUDGET = 20000;
 const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const placed = (lat: unknown, lng: unknown): boolean => ok(lat) && ok(lng) && !(lat === 0 && lng === 0) && Math.abs(lat) <= 90 && Math.abs(lng) <= 180;
 
-export function tripsPageData(trips: readonly TripRecord[], stops: readonly StopRecord[]): PageData {
+/** The page of trips and stops, its times labelled in `zone`. */
+export function tripsPageData(trips: readonly TripRecord[], stops: readonly StopRecord[], zone: string): PageData {
   // One colour per unit, in did order, shared by its trips and stops.
   const names = new Map<number, string>();
   for (const r of [...trips, ...stops]) if (!names.has(r.did)) names.set(r.did, r.name);
@@ -85,7 +86,7 @@ export function tripsPageData(trips: readonly TripRecord[], stops: readonly Stop
   const stopsOnly = trips.length === 0 && stops.length > 0;
   const counted = (n: number, what: string): string => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
   const counts = stopsOnly ? counted(stops.length, 'stop') : `${counted(trips.length, 'trip')}, ${counted(stops.length, 'stop')}`;
-  const data = emptyPage('trips', `${stopsOnly ? 'Stops' : 'Trips and stops'} of ${label}`, [timeWindow(first, last), counts].filter(Boolean).join(' · '));
+  const data = emptyPage('trips', `${stopsOnly ? 'Stops' : 'Trips and stops'} of ${label}`, [timeWindow(first, last, zone), counts].filter(Boolean).join(' · '), zone);
   data.trips = tripData;
   data.stops = stopData;
   // A row per unit in its colour (its trips' line, or for stops alone its stop marker), then what the symbols mean.
@@ -102,11 +103,11 @@ export function tripsPageData(trips: readonly TripRecord[], stops: readonly Stop
 }
 
 /** The trips-and-stops page as one HTML string (self-contained; opens offline). */
-export function buildTripsPage(trips: readonly TripRecord[], stops: readonly StopRecord[]): string {
-  return [...renderPage(tripsPageData(trips, stops))].join('');
+export function buildTripsPage(trips: readonly TripRecord[], stops: readonly StopRecord[], zone: string): string {
+  return [...renderPage(tripsPageData(trips, stops, zone))].join('');
 }
 
 /** For `report trips|stops -o html`: the page on stdout, or (stdout on a terminal) in a new file named on stderr. */
 export async function writeTripsPage(trips: readonly TripRecord[], stops: readonly StopRecord[], out: OutputOptions): Promise<void> {
-  await writePage(renderPage(tripsPageData(trips, stops)), out, 'report');
+  await writePage(renderPage(tripsPageData(trips, stops, out.timeZone)), out, 'report');
 }

@@ -9,6 +9,7 @@
 import type { OutputOptions } from '../output.js';
 import { MOVING_WINDOW_S, stateFromAge } from '../../reports/unit-state.js';
 import { writePage } from './target.js';
+import { clockLabel } from './history.js';
 import { emptyPage, renderPage, type LegendEntry, type PageData, type UnitData, type UnitState } from './page.js';
 
 
@@ -33,6 +34,8 @@ export interface UnitsPageOptions {
   staleS: number;
   /** Shown under the title, e.g. the filters applied. */
   note?: string;
+  /** The invocation's IANA zone: the page labels times in it. */
+  zone: string;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -75,11 +78,10 @@ export function unitsPageData(records: readonly UnitRecord[], opts: UnitsPageOpt
       address: typeof r.lastKnownAddress === 'string' && r.lastKnownAddress !== '' ? r.lastKnownAddress : null,
     });
   }
-  const asOf = new Date(opts.nowMs).toISOString().slice(0, 16).replace('T', ' ');
-  const parts = [`as of ${asOf} UTC`, `${units.length} unit${units.length === 1 ? '' : 's'} on the map`];
+  const parts = [`as of ${clockLabel(opts.nowMs / 1000, opts.zone)} ${opts.zone}`, `${units.length} unit${units.length === 1 ? '' : 's'} on the map`];
   if (withoutPosition > 0) parts.push(`${withoutPosition} without a position`);
   if (opts.note) parts.push(opts.note);
-  const data = emptyPage('units', 'Where the units are', parts.join(' · '));
+  const data = emptyPage('units', 'Where the units are', parts.join(' · '), opts.zone);
   data.units = units;
   const count = (s: UnitState): number => units.filter((u) => u.state === s).length;
   const legend: LegendEntry[] = [

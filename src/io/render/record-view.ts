@@ -3,7 +3,7 @@
  * columns first, then the record's other scalar fields, so a get shows
  * everything worth reading without a 40-column-wide table.
  */
-import { ttyCellText } from './cells.js';
+import { TtyClock, ttyCellText, withZoneHeader } from './cells.js';
 import { columnValue, headerFor } from './columns.js';
 import type { Painter } from './paint.js';
 import type { Column, Rec } from './types.js';
@@ -26,12 +26,15 @@ export function recordViewColumns(rec: Rec, columns: Column[], fieldsGiven: bool
   return [...columns, ...extra];
 }
 
-export function formatRecordView(rec: Rec, columns: Column[], painter: Painter, nowMs: number): string {
+/** The record's lines; clock times carry their date on every line, the zone named on the first. */
+export function formatRecordView(rec: Rec, shown: Column[], painter: Painter, nowMs: number, zone: string): string {
+  const columns = withZoneHeader(shown, zone);
+  const clock = new TtyClock(nowMs, zone, 'always');
   const labels = columns.map((column) => `${sanitizeCell(headerFor(column))}:`);
   const labelWidth = Math.max(0, ...labels.map(displayWidth));
   const lines = columns.map((column, index) => {
     const label = labels[index] ?? '';
-    const value = ttyCellText(columnValue(column, rec), column, nowMs);
+    const value = ttyCellText(columnValue(column, rec), column, clock);
     const painted = painter.tone(column.tone?.(rec), value);
     return `${painter.header(label)}${padding(displayWidth(label), labelWidth)}  ${painted}`.trimEnd();
   });

@@ -4,6 +4,7 @@
  * The text equals what renderList prints for the same records, except that a
  * terminal table sizes its columns from the first rows only.
  */
+import { TtyClock, withZoneHeader } from './cells.js';
 import { checkFields, projectRecord, resolveColumns } from './columns.js';
 import { csvHeaderLine, csvRowLine } from './csv.js';
 import { compactJson, prettyJsonArrayItem } from './json.js';
@@ -76,6 +77,8 @@ class MachineStream implements RecordStream {
 /** A terminal table: buffer rows to size the columns, then print with those widths. */
 class TerminalTableStream implements RecordStream {
   private readonly shown: Column[];
+  /** One clock for the stream: a date shows where it changes from the row above; ages are read against each row's now. */
+  private clock: TtyClock;
   private buffered: TtyCell[][] = [];
   private layout: TableLayout | undefined;
   private painter: Painter | undefined;
@@ -88,7 +91,8 @@ class TerminalTableStream implements RecordStream {
     private readonly columns: Column[],
     private readonly opts: OutputOptions,
   ) {
-    this.shown = resolveColumns(columns, opts.fields);
+    this.shown = withZoneHeader(resolveColumns(columns, opts.fields), opts.timeZone);
+    this.clock = new TtyClock(opts.now(), opts.timeZone);
   }
 
   async write(rec: Rec): Promise<void> {
@@ -97,7 +101,8 @@ class TerminalTableStream implements RecordStream {
       checkFields(this.opts.fields, this.columns, [rec]);
       [this.painter, this.writer] = await Promise.all([loadPainter(this.opts.color), loadTableWriter()]);
     }
-    const row = ttyRow(rec, this.shown, this.opts.now());
+    this.clock.nowMs = this.opts.now();
+    const row = ttyRow(rec, this.shown, this.clock);
     if (this.layout && this.writer) return this.opts.io.out(this.writer.rows([row], this.layout, this.painter));
     this.buffered.push(row);
     if (this.buffered.length >= TABLE_SIZING_ROWS) return this.printBuffered();

@@ -16,7 +16,7 @@
  *
  * cli-table3 (~20 ms to load) is loaded only when a table is drawn on a terminal.
  */
-import { ttyCellText } from './cells.js';
+import { ttyCellText, type TtyClock } from './cells.js';
 import { columnValue, headerFor } from './columns.js';
 import type { Painter } from './paint.js';
 import type { Column, Rec, Tone } from './types.js';
@@ -31,9 +31,10 @@ export interface TtyCell {
   tone?: Tone | undefined;
 }
 
-export function ttyRow(rec: Rec, columns: Column[], nowMs: number): TtyCell[] {
+/** One record's cells; rows go through `clock` in order (a time's date shows where it changes). */
+export function ttyRow(rec: Rec, columns: Column[], clock: TtyClock): TtyCell[] {
   return columns.map((column) => ({
-    text: ttyCellText(columnValue(column, rec), column, nowMs),
+    text: ttyCellText(columnValue(column, rec), column, clock),
     tone: column.tone?.(rec),
   }));
 }
@@ -137,6 +138,8 @@ export function layoutTable(columns: Column[], rows: TtyCell[][], available: num
 
 type CliTable = typeof import('cli-table3');
 
+const RIGHT_ALIGNED = new Set<Column['kind']>(['number', 'time', 'duration']);
+
 /** Every border character empty, and two spaces between columns. */
 const BORDERLESS = {
   top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
@@ -165,7 +168,8 @@ function tableWriter(Table: CliTable): TableWriter {
       chars: BORDERLESS,
       style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0, compact: true },
       colWidths: layout.widths,
-      colAligns: layout.columns.map((column) => (column.kind === 'number' ? 'right' : 'left')),
+      // Times right-aligned: a clock time under a date-and-time lines up with its time.
+      colAligns: layout.columns.map((column) => (RIGHT_ALIGNED.has(column.kind) ? 'right' : 'left')),
       wordWrap: false,
     });
     table.push(...lines);

@@ -20,8 +20,14 @@ export interface Column {
   header?: string;
   /** Derived value; default rec[key]. */
   value?: (rec: Rec) => unknown;
-  /** time = unix seconds. */
-  kind?: 'text' | 'number' | 'time' | 'bool' | 'list';
+  /**
+   * time: unix seconds, a clock time in the zone on a terminal; age: unix seconds shown as
+   * how long ago (where recency is the point: a last report, an expiry); duration: seconds,
+   * 1h 12m on a terminal. Piped tables show both kinds of time as RFC 3339 UTC, durations as seconds.
+   */
+  kind?: 'text' | 'number' | 'time' | 'age' | 'duration' | 'bool' | 'list';
+  /** A clock time to the second (history), not the minute. */
+  seconds?: boolean;
   /** Colour (TTY table only) for the cell; e.g. red for inactive, yellow for low battery. */
   tone?: (rec: Rec) => Tone | undefined;
   /**
@@ -53,6 +59,8 @@ export interface OutputOptions {
   tty: boolean;
   /** Milliseconds, for relative times. */
   now: () => number;
+  /** The invocation's IANA zone (the zone rule): terminal tables show clock times in it. */
+  timeZone: string;
   /** --jq, --template or -o custom-columns: the JSON document (or each streamed record) goes through it instead. */
   script?: Script;
 }
