@@ -8,6 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { recoverPending, type LakePending } from '../../src/lake/journal.js';
 import { S3Client } from '../../src/lake/s3/client.js';
+import { fixedCredentials } from '../../src/lake/s3/refresh.js';
 import { S3Storage } from '../../src/lake/storage.js';
 import { ROOT } from '../helpers/cli.js';
 import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
@@ -20,7 +21,7 @@ describe('recovering a recorded run on S3', () => {
   let client: S3Client;
   before(async () => {
     s3 = await startS3Server(ROOT);
-    client = new S3Client({ credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    client = new S3Client({ credentials: fixedCredentials('s3rver', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }), region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
   });
   after(async () => {
     await client?.close();
