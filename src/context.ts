@@ -8,6 +8,7 @@ import { UsageError } from './errors.js';
 import { colorWanted, type IO } from './io/streams.js';
 import { resolvePaths, type Paths } from './paths.js';
 import type { OutputFormat, OutputOptions } from './io/output.js';
+import type { ListArrangement } from './io/render/types.js';
 import type { ConfigStore } from './config/index.js';
 import type { SecretStore } from './auth/store/index.js';
 import type { Api } from './api/client.js';
@@ -64,7 +65,7 @@ export interface Context {
   session(): Promise<Session>;
   api(): Promise<Api>;
   /** Output options from -o/--fields/--no-header; `fields` lists what --fields may name, checked before any request. */
-  output(opts?: { fields?: readonly string[] }): Promise<OutputOptions>;
+  output(opts?: { fields?: readonly string[]; list?: ListArrangement }): Promise<OutputOptions>;
   /** For a command with formats of its own (history: geojson, gpx, kml): the chosen one, and options for the shared renderers. */
   outputAs<F extends string>(allowed: readonly F[], opts?: { fields?: readonly string[] }): Promise<{ format: F; out: OutputOptions }>;
   /** Prompts are allowed: stdin and stderr are terminals, not --no-input, not CI. */
@@ -187,9 +188,15 @@ export function createContext(
       }),
 
     async output(opts) {
-      const { OUTPUT_FORMATS } = await import('./io/output.js');
-      const { format, out } = await ctx.outputAs<OutputFormat>(OUTPUT_FORMATS, opts);
-      return { ...out, format };
+      const { OUTPUT_FORMATS, LIST_FORMATS } = await import('./io/output.js');
+      if (opts?.list === undefined) {
+        const { format, out } = await ctx.outputAs<OutputFormat>(OUTPUT_FORMATS, opts);
+        return { ...out, format };
+      }
+      // A list: -o wide and -o name are tables of another shape.
+      const { format, out } = await ctx.outputAs(LIST_FORMATS, opts);
+      if (format === 'wide' || format === 'name') return { ...out, format: 'table', list: { ...opts.list, shape: format } };
+      return { ...out, format, list: opts.list };
     },
 
     async outputAs(allowed, opts) {
@@ -199,7 +206,9 @@ export function createContext(
       const fields = parseFields(ctx.globals.fields);
       const unknown = opts?.fields && fields?.filter((f) => !opts.fields?.includes(f));
       if (unknown && unknown.length > 0) {
-        throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${opts?.fields?.join(', ')}`);
+        throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${opts?.fields?.join(', ')}`, {
+          hint: 'Nested or computed values: -o custom-columns=HEADER:.path,… or --jq EXPR',
+        });
       }
       const color = colorWanted(io.stdoutIsTTY, env, !ctx.globals.color);
       const now = (): number => clock.now();

@@ -18,11 +18,11 @@ import { openScriptedStream, renderRawScripted, renderScripted } from './render/
 import { openRecordStream } from './render/stream.js';
 import { layoutTable, loadTableWriter, ttyRow } from './render/table.js';
 import { tsvHeaderLine, tsvRowLine } from './render/tsv.js';
-import { OUTPUT_FORMATS, type Column, type CustomColumn, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from './render/types.js';
+import { LIST_FORMATS, OUTPUT_FORMATS, type Column, type ListArrangement, type CustomColumn, type OutputFormat, type OutputOptions, type Rec, type RecordStream } from './render/types.js';
 import { yamlText } from './render/yaml.js';
 import { sanitizeText } from './sanitize.js';
 
-export { OUTPUT_FORMATS };
+export { LIST_FORMATS, OUTPUT_FORMATS };
 export { isCustomColumns, resolveScript } from './script.js';
 export type { Column, OutputFormat, OutputOptions, Rec, RecordStream };
 export type { Tone } from './render/types.js';
@@ -41,7 +41,9 @@ export function parseFormatFrom<F extends string>(value: string | undefined, all
   }
   const format = allowed.find((candidate) => candidate === wanted);
   if (format === undefined) {
-    throw new UsageError(`unknown output format "${value}"; use one of: ${allowed.join(', ')}`);
+    throw new UsageError(`unknown output format "${value}"; use one of: ${allowed.join(', ')}`, {
+      hint: 'For a shape of your own: -o custom-columns=HEADER:.path,… (as kubectl), --fields a,b,c, --jq EXPR or --template TEXT',
+    });
   }
   return format;
 }
@@ -55,13 +57,14 @@ export function parseFields(value: string | undefined): string[] | undefined {
 }
 
 /** Terminal table of many records, sized to all of them. Empty list → nothing (the caller says so on stderr). */
-async function renderTerminalTable(records: Rec[], columns: Column[], opts: OutputOptions): Promise<void> {
+async function renderTerminalTable(records: Rec[], columns: Column[], opts: OutputOptions, wide = false): Promise<void> {
   if (records.length === 0) return;
   const [painter, writer] = await Promise.all([loadPainter(opts.color), loadTableWriter()]);
   const shown = withZoneHeader(columns, opts.timeZone);
   const clock = new TtyClock(opts.now(), opts.timeZone);
   const rows = records.map((rec) => ttyRow(rec, shown, clock));
-  const layout = layoutTable(shown, rows, opts.io.columns(), opts.header);
+  // -o wide: every column, whole, however wide the terminal.
+  const layout = layoutTable(shown, rows, wide ? Number.POSITIVE_INFINITY : opts.io.columns(), opts.header);
   const header = opts.header ? writer.header(layout, painter) : '';
   await opts.io.out(header + writer.rows(rows, layout, painter));
 }
@@ -72,8 +75,10 @@ function customColumnsOptions(columns: CustomColumn[], opts: OutputOptions): { c
 }
 
 /** A list command: json → array; ndjson → lines; csv → header + rows; yaml → sequence; table → columns (TSV when piped). */
-export async function renderList(records: Rec[], columns: Column[], opts: OutputOptions): Promise<void> {
-  checkFields(opts.fields, columns, records);
+export async function renderList(all: Rec[], columns: Column[], opts: OutputOptions): Promise<void> {
+  checkFields(opts.fields, columns, all);
+  const records = opts.list ? arrange(all, columns, opts.list) : all;
+  if (opts.list?.shape === 'name') return opts.io.out(records.map((rec) => `${resourceName(rec)}\n`).join(''));
   const shown = resolveColumns(columns, opts.fields);
   const project = (rec: Rec): Rec => projectRecord(rec, opts.fields, columns);
   const script = opts.script;
@@ -99,7 +104,7 @@ export async function renderList(records: Rec[], columns: Column[], opts: Output
       return opts.io.out(header + records.map((rec) => csvRowLine(rec, shown)).join(''));
     }
     case 'table': {
-      if (opts.tty) return renderTerminalTable(records, shown, opts);
+      if (opts.tty) return renderTerminalTable(records, shown, opts, opts.list?.shape === 'wide');
       const header = opts.header ? tsvHeaderLine(shown) : '';
       return opts.io.out(header + records.map((rec) => tsvRowLine(rec, shown)).join(''));
     }
@@ -160,4 +165,39 @@ export async function renderRaw(body: string, opts: Pick<OutputOptions, 'io' | '
   const { io, script } = opts;
   if (script && script.kind !== 'columns') return renderRawScripted(body, script, { io, tty: io.stdoutIsTTY });
   await io.out(io.stdoutIsTTY ? sanitizeText(body) : body);
+}
+
+/** --sort-by (a column's value, else the record's field; '-' first: descending; no value last) and --limit. */
+function arrange(records: Rec[], columns: Column[], list: ListArrangement): Rec[] {
+  let out = records;
+  if (list.sortBy !== undefined) {
+    const descending = list.sortBy.startsWith('-');
+    const field = descending ? list.sortBy.slice(1) : list.sortBy;
+    const column = columns.find((c) => c.key === field);
+    const path = field.split('.');
+    const valueOf = (rec: Rec): unknown => (column?.value ? column.value(rec) : path.reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Rec)[k] : undefined), rec));
+    if (column === undefined && records.length > 0 && !records.some((rec) => valueOf(rec) !== undefined)) {
+      throw new UsageError(`unknown --sort-by field "${field}": choose from ${columns.map((c) => c.key).join(', ')} or a record field`, {
+        hint: "For another order: --jq 'sort_by(.FIELD)'",
+      });
+    }
+    const none = (v: unknown): boolean => v === null || v === undefined || v === '';
+    const compare = (a: unknown, b: unknown): number => {
+      if (none(a) || none(b)) return none(a) ? (none(b) ? 0 : 1) : -1; // no value last, either way
+      const order = typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'en', { numeric: true });
+      return descending ? -order : order;
+    };
+    out = records.map((rec) => ({ rec, key: valueOf(rec) })).sort((x, y) => compare(x.key, y.key)).map((x) => x.rec);
+  }
+  return list.limit === undefined ? out : out.slice(0, list.limit);
+}
+
+/** -o name: `kind/id`, as kubectl prints it (device/2004, sensor/2016, user/2020, group/101, share/Jyjs2YFhY4vA). */
+function resourceName(rec: Rec): string {
+  if (typeof rec.category === 'string') return `${rec.category}/${String(rec.did ?? rec.uid)}`;
+  if (rec.sid !== undefined) return `share/${String(rec.sid)}`;
+  if (rec.gid !== undefined && rec.did === undefined && rec.uid === undefined) return `group/${String(rec.gid)}`;
+  if (rec.uid !== undefined) return `user/${String(rec.uid)}`;
+  if (rec.did !== undefined) return `${rec.deviceCategory === 'sensor' ? 'sensor' : 'device'}/${String(rec.did)}`;
+  return String(Object.values(rec)[0] ?? '');
 }

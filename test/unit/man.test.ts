@@ -100,6 +100,6 @@ describe('generated man pages and completion scripts', () => {
     }
     const devices = readFileSync(join(out, 'man', 'trackctl-devices.1'), 'utf8');
     assert.match(devices, /^\.SH EXAMPLES$/m);
-    assert.ok(devices.includes('$ trackctl devices list \\-\\-group 3') || devices.includes('$ trackctl devices list --group 3'));
+    assert.ok(devices.includes('$ trackctl devices list \\-\\-group 102') || devices.includes('$ trackctl devices list --group 102'));
   });
 });

@@ -1,4 +1,5 @@
 /** `devices` and `sensors`: the same verbs over /v2/devices/ and /v2/sensors/. */
+import { listOptions } from '../list-options.js';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import type { UnitKind } from '../../api/units.js';
@@ -13,15 +14,15 @@ export function registerUnits(program: Command, ctx: Context, kind: UnitKind): v
     .command(kind)
     .description(kind === 'devices' ? 'Manage devices (GPS trackers)' : 'Manage sensors (environmental tags)');
 
-  noun
-    .command('list')
+  listOptions(noun
+    .command('list'))
     .alias('ls')
     .description(`List ${kind}`)
     .option('--group <gid>', `only ${kind} in this group`)
     .addOption(new Option('--active', `only active ${kind}`).conflicts('inactive'))
     .addOption(new Option('--inactive', `only inactive ${kind}`).conflicts('active'))
     .addOption(zoneOption())
-    .addHelpText('after', examples(`trackctl ${kind} list`, `trackctl ${kind} list --group 102 --inactive -o json`, `trackctl ${kind} list -o csv --fields did,name,lastBatteryLevel`))
+    .addHelpText('after', examples(`trackctl ${kind} list`, `trackctl ${kind} list --sort-by lastBatteryLevel --limit 5 -o wide`, `trackctl ${kind} list -o name`, `trackctl ${kind} list --group 102 --inactive -o json`, `trackctl ${kind} list -o csv --fields did,name,lastBatteryLevel`))
     .action(lazyAction(ctx, async () => (await import('./list.js')).runFor(kind)));
 
   noun

@@ -5,9 +5,10 @@ import { parseId } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';
+import { listArrangement, type ListOptions as ArrangeOptions } from '../list-options.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
-interface ListOptions {
+interface ListOptions extends ArrangeOptions {
   group?: string;
   active?: boolean;
   inactive?: boolean;
@@ -17,7 +18,7 @@ export function runFor(kind: UnitKind): { run: Run<ListOptions> } {
   return {
     run: async (_args, opts, ctx: Context) => {
       const group = opts.group === undefined ? undefined : parseId(opts.group, 'group id');
-      const out = await ctx.output({ fields: UNIT_FIELDS });
+      const out = await ctx.output({ fields: UNIT_FIELDS, list: listArrangement(opts) });
       const api = await ctx.api();
       const { records, raw } = await listUnits(api, kind);
       if (ctx.globals.raw) return renderRaw(raw, out);

@@ -1,4 +1,5 @@
 /** `groups`: list, get, create, rename, change members and viewers, delete. */
+import { listOptions } from '../list-options.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { collect, examples, lazyAction } from '../action.js';
@@ -6,8 +7,8 @@ import { collect, examples, lazyAction } from '../action.js';
 export function registerGroups(program: Command, ctx: Context): void {
   const noun = program.command('groups').description('Manage groups of units and users, and who may view them');
 
-  noun
-    .command('list')
+  listOptions(noun
+    .command('list'))
     .alias('ls')
     .description('List groups with their members and viewers (labelled with names on a terminal)')
     .addHelpText('after', examples('trackctl groups list', 'trackctl groups list -o json', 'trackctl groups list -o csv --fields gid,name'))

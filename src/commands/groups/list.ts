@@ -3,9 +3,10 @@ import { renderList, renderRaw } from '../../io/output.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';
 import type { Run } from '../action.js';
+import { listArrangement, type ListOptions } from '../list-options.js';
 
-export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
-  const out = await ctx.output();
+export const run: Run<ListOptions> = async (_args, opts, ctx) => {
+  const out = await ctx.output({ list: listArrangement(opts) });
   const { records, raw } = await listGroups(await ctx.api());
   if (ctx.globals.raw) return renderRaw(raw, out);
   await renderList(records, groupColumns(await namesForTable(ctx, out)), out);

@@ -1,4 +1,5 @@
 /** `shares`: location share links for a device or a group, their URLs and embeds. */
+import { listOptions } from '../list-options.js';
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
@@ -7,8 +8,8 @@ import { zoneOption } from '../time-options.js';
 export function registerShares(program: Command, ctx: Context): void {
   const noun = program.command('shares').description('Manage location share links of a device or a group');
 
-  noun
-    .command('list')
+  listOptions(noun
+    .command('list'))
     .alias('ls')
     .description('List location shares; expired ones are flagged')
     .addOption(zoneOption())

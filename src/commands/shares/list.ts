@@ -2,9 +2,10 @@ import { listShares } from '../../api/shares.js';
 import { renderList, renderRaw } from '../../io/output.js';
 import { shareColumns } from './columns.js';
 import type { Run } from '../action.js';
+import { listArrangement, type ListOptions } from '../list-options.js';
 
-export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
-  const out = await ctx.output();
+export const run: Run<ListOptions> = async (_args, opts, ctx) => {
+  const out = await ctx.output({ list: listArrangement(opts) });
   const { records, raw } = await listShares(await ctx.api());
   if (ctx.globals.raw) return renderRaw(raw, out);
   await renderList(records, shareColumns(ctx.clock.now()), out);

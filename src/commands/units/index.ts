@@ -1,4 +1,5 @@
 /** `units`: every unit and user of the account in one table (GET /all-units/). A top-level command, not a group. */
+import { listOptions } from '../list-options.js';
 import { Option, type Command } from 'commander';
 import type { Context } from '../../context.js';
 import { examples, lazyAction } from '../action.js';
@@ -8,8 +9,8 @@ import { zoneOption } from '../time-options.js';
 const CATEGORIES = ['device', 'sensor', 'trackedUser', 'dispatcher'];
 
 export function registerAllUnits(program: Command, ctx: Context): void {
-  program
-    .command('units')
+  listOptions(program
+    .command('units'))
     .description('List every unit of the account in one table: devices, sensors, tracked users and dispatchers, with last report and battery')
     .addOption(new Option('--category <category>', 'only this category').choices(CATEGORIES))
     .option('--stale <duration>', 'only units whose last report is older than this, e.g. 1d, 6h')

@@ -1,14 +1,15 @@
 import { UsageError } from '../../errors.js';
 import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
 import { parseDuration } from '../../io/format-time.js';
-import { OUTPUT_FORMATS, renderList, renderRaw } from '../../io/output.js';
+import { LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/output.js';
 import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
 import { trackedUsers } from '../../runs/select.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
+import { listArrangement, type ListOptions } from '../list-options.js';
 
-interface UnitsOptions {
+interface UnitsOptions extends ListOptions {
   category?: string;
   stale?: string;
   lowBattery?: string;
@@ -17,7 +18,7 @@ interface UnitsOptions {
 const DEFAULT_STALE_S = 24 * 3600;
 const DEFAULT_LOW_PCT = 20;
 /** The shared formats, and html: a map of the units' last positions. */
-const UNITS_FORMATS = [...OUTPUT_FORMATS, 'html'] as const;
+const UNITS_FORMATS = [...LIST_FORMATS, 'html'] as const;
 const LABEL: Record<UnitCategory, [string, string]> = {
   device: ['device', 'devices'],
   sensor: ['sensor', 'sensors'],
@@ -71,8 +72,10 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const category = opts.category === undefined ? undefined : parseCategory(opts.category);
   const staleS = opts.stale === undefined ? undefined : parseStale(opts.stale);
   const lowPct = opts.lowBattery === undefined ? undefined : parsePercent(opts.lowBattery);
+  const list = listArrangement(opts);
   const { format, out: options } = await ctx.outputAs(UNITS_FORMATS);
-  const out = { ...options, format: format === 'html' ? 'table' : format };
+  const shape = format === 'wide' || format === 'name' ? format : undefined;
+  const out: OutputOptions = { ...options, format: format === 'html' || format === 'wide' || format === 'name' ? 'table' : format, list: { ...list, shape } };
   const all = await getAllUnits(await ctx.api());
   if (ctx.globals.raw) return renderRaw(all.raw, out);
 

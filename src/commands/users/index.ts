@@ -1,4 +1,5 @@
 /** `users`: list, get, create, regroup and delete users (tracked users and dispatchers). */
+import { listOptions } from '../list-options.js';
 import { Command, Option } from 'commander';
 import type { Context } from '../../context.js';
 import { collect, examples, lazyAction } from '../action.js';
@@ -11,8 +12,8 @@ const USER_TYPES = ['trackedUser', 'dispatcher'];
 export function registerUsers(program: Command, ctx: Context): void {
   const noun = program.command('users').description('Manage users (tracked users and dispatchers)');
 
-  noun
-    .command('list')
+  listOptions(noun
+    .command('list'))
     .alias('ls')
     .description('List users; tracked users show their device')
     .addOption(new Option('--type <type>', 'only users of this type').choices(USER_TYPES))

@@ -3,14 +3,15 @@ import { renderList, renderRaw } from '../../io/output.js';
 import { parseUserType } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';
+import { listArrangement, type ListOptions } from '../list-options.js';
 
-interface ListOptions {
+interface UsersOptions extends ListOptions {
   type?: string;
 }
 
-export const run: Run<ListOptions> = async (_args, opts, ctx) => {
+export const run: Run<UsersOptions> = async (_args, opts, ctx) => {
   const type = opts.type === undefined ? undefined : parseUserType(opts.type);
-  const out = await ctx.output();
+  const out = await ctx.output({ list: listArrangement(opts) });
   // GET /users/ has no filter: the type is applied here. --raw prints the whole reply.
   const { records, raw } = await listUsers(await ctx.api());
   if (ctx.globals.raw) return renderRaw(raw, out);

@@ -8,6 +8,16 @@ import type { Template } from '../template.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+/** Lists also print `wide` (a table of every column, whatever the width) and `name` (kind/id a line, as kubectl). */
+export const LIST_FORMATS = [...OUTPUT_FORMATS, 'wide', 'name'] as const;
+
+/** How a list is arranged before it is printed: --sort-by, --limit, and -o wide or -o name. */
+export interface ListArrangement {
+  /** A column key or record field; a leading '-' sorts descending. */
+  sortBy?: string;
+  limit?: number;
+  shape?: 'wide' | 'name';
+}
 
 export type Rec = Record<string, unknown>;
 
@@ -63,6 +73,8 @@ export interface OutputOptions {
   timeZone: string;
   /** --jq, --template or -o custom-columns: the JSON document (or each streamed record) goes through it instead. */
   script?: Script;
+  /** A list's --sort-by, --limit, -o wide or -o name (renderList). */
+  list?: ListArrangement;
 }
 
 /**
