@@ -17,13 +17,13 @@
  * The file is opened before any request, so a directory that cannot be written fails first.
  */
 import { createWriteStream, fstatSync, statSync, unlinkSync } from 'node:fs';
-import { constants, lstat, open, readdir, readlink, rename, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { constants, open, readdir, rename, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { processAlive } from '../auth/lock.js';
 import { randomHex } from '../random.js';
 import type { IO } from './streams.js';
-import { syncDir } from '../atomic-file.js';
+import { linkTarget, syncDir } from '../atomic-file.js';
 import { localIOError } from '../errors.js';
 
 export interface OutputFile {
@@ -85,18 +85,6 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   if (kind?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
   if (kind !== undefined && !kind.isFile()) return kind.isSocket() ? connectSocket(path) : openDevice(path);
   return openReplacing(await linkTarget(path));
-}
-
-/** The file a chain of symbolic links ends at (which may not exist yet: `> link` creates it). */
-async function linkTarget(path: string): Promise<string> {
-  let current = resolve(path);
-  // Linux's own bound on links followed in one lookup.
-  for (let hops = 0; hops < 40; hops++) {
-    const entry = await lstat(current).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
-    if (!entry?.isSymbolicLink()) return current;
-    current = resolve(dirname(current), await readlink(current));
-  }
-  throw Object.assign(new Error(`${path}: too many levels of symbolic links`), { code: 'ELOOP' });
 }
 
 /**
