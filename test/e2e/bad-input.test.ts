@@ -29,6 +29,18 @@ describe('geofence files', () => {
     await h.expectUsage(['watch', '2004', '--geofence', file, '-o', 'ndjson'], '"Yard"');
   });
 
+  test('a degenerate fence (a ring of one point repeated; a MultiPolygon of the same polygon twice) is refused with exit 2, before any request', async () => {
+    const point = h.file('point.geojson', fences(['Depot', square], ['Dot', [[7, 50], [7, 50], [7, 50], [7, 50]]]));
+    await h.expectUsage(['report', 'geofence', '--geofence', point, '2004', '--from', '1700000000'], 'feature 2 ("Dot"): outer ring encloses no area');
+    await h.expectUsage(['watch', '2004', '--geofence', point, '-o', 'ndjson'], '"Dot"');
+    const twice = h.file('twice.geojson', JSON.stringify({
+      type: 'FeatureCollection',
+      features: [{ type: 'Feature', properties: { name: 'Yard' }, geometry: { type: 'MultiPolygon', coordinates: [[square], [square]] } }],
+    }));
+    await h.expectUsage(['report', 'geofence', '--geofence', twice, '2004', '--from', '1700000000'], 'feature 1 ("Yard"): polygons 1 and 2 overlap');
+    await h.expectUsage(['report', 'overspeed', '--limit', '80', '--geofence', twice, '2004', '--from', '1700000000'], 'polygons 1 and 2 overlap');
+  });
+
   test('10 MB of "[" fails fast with exit 2 and a clear message, before any request', async () => {
     const file = join(h.dir, 'deep.geojson');
     writeFileSync(file, '['.repeat(10 * 1024 * 1024));
