@@ -6,7 +6,7 @@
  * are depots and sites, small enough that the curvature of edges does not matter.
  * Rings crossing the antimeridian are not supported.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readFileUpTo } from '../bounded-read.js';
 import { UsageError } from '../errors.js';
 import { checkJsonNesting } from './json-bounds.js';
 import { ringArea, ringCrossing, ringsMeeting } from './ring-check.js';
@@ -139,25 +139,24 @@ function ringBox(ring: Ring): Fence['bbox'] {
 
 /**
  * A geofence file is a few sites (kilobytes; a detailed national border is a few MB).
- * Bounded before parsing: JSON.parse of 10 MB of "[" takes ~700 MB before it fails.
+ * Bounded before parsing: JSON.parse of 10 MB of "[" takes ~700 MB before it fails. Read
+ * up to the limit only: /dev/zero or a FIFO fed for ever costs 32 MB, not all memory.
  */
 export const MAX_FENCE_FILE_BYTES = 32 * 1024 * 1024;
 
 /** Fences from a GeoJSON file; unreadable, too large, too deep or invalid → UsageError (exit 2). */
 export async function loadFences(file: string): Promise<Fence[]> {
-  let text: string;
+  let text: string | undefined;
   try {
-    const size = (await stat(file)).size;
-    if (size > MAX_FENCE_FILE_BYTES) {
-      throw new UsageError(`geofence file ${file} is ${(size / 1048576).toFixed(1)} MB, over the limit of ${MAX_FENCE_FILE_BYTES / 1048576} MB`, {
-        hint: 'Simplify the polygons (e.g. mapshaper -simplify, ogr2ogr -simplify) or split the file.',
-      });
-    }
-    text = await readFile(file, 'utf8');
+    text = await readFileUpTo(file, MAX_FENCE_FILE_BYTES);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read geofence file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  if (text === undefined) {
+    throw new UsageError(`geofence file ${file} is over the limit of ${MAX_FENCE_FILE_BYTES / 1048576} MB`, {
+      hint: 'Simplify the polygons (e.g. mapshaper -simplify, ogr2ogr -simplify) or split the file.',
+    });
   }
   const tooDeep = checkJsonNesting(text, MAX_FENCE_NESTING);
   if (tooDeep !== undefined) throw new UsageError(`${file}: not a geofence file (${tooDeep})`);
