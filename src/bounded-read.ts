@@ -25,3 +25,22 @@ export async function readFileUpTo(path: string, maxBytes: number): Promise<stri
     await handle.close();
   }
 }
+
+/** A stream's text (UTF-8, stdin), or undefined once it gives more than `maxBytes`: reading stops there. */
+export async function readStreamUpTo(stream: AsyncIterable<unknown>, maxBytes: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    total += bytes.length;
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (total > maxBytes) return undefined;
+    chunks.push(bytes);
+  }
+  return Buffer.concat(chunks, total).toString('utf8');
+}
+
+/** "over the limit of 32 MB" for a limit in bytes. */
+export function limitText(maxBytes: number): string {
+  return `over the limit of ${maxBytes / 1048576} MB`;
+}
