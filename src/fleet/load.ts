@@ -11,7 +11,7 @@ import { validateFleet } from './validate.js';
 import { loadYaml } from './yaml.js';
 
 /** A fleet file is a few thousand units (kilobytes to a few MB); /dev/zero or an endless pipe stops here. */
-export const MAX_FLEET_FILE_BYTES = 64 * 1048576;
+const MAX_FLEET_FILE_BYTES = 64 * 1048576;
 
 export async function readSource(file: string, stdin: Readable): Promise<string> {
   let text: string | undefined;

@@ -60,7 +60,7 @@ export function sniffFormat(text: string): ImportFormat {
  * sent). 256 MB is millions of rows, and half of what one string can hold: past it, /dev/zero or
  * an endless pipe is refused once the limit is read, not after all memory is gone.
  */
-export const MAX_IMPORT_BYTES = 256 * 1048576;
+const MAX_IMPORT_BYTES = 256 * 1048576;
 
 export async function readSource(file: string, stdin: Readable, stdinIsTTY: boolean): Promise<string> {
   if (file === '-' && stdinIsTTY) throw new UsageError('reading the import from a terminal: pipe a file into it, or give a file name');
