@@ -6,7 +6,7 @@
  * are depots and sites, small enough that the curvature of edges does not matter.
  * Rings crossing the antimeridian are not supported.
  */
-import { readFileUpTo } from '../bounded-read.js';
+import { limitText, readFileUpTo } from '../bounded-read.js';
 import { UsageError } from '../errors.js';
 import { checkJsonNesting } from './json-bounds.js';
 import { ringArea, ringCrossing, ringsMeeting } from './ring-check.js';
@@ -154,7 +154,7 @@ export async function loadFences(file: string): Promise<Fence[]> {
     throw new UsageError(`cannot read geofence file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
   if (text === undefined) {
-    throw new UsageError(`geofence file ${file} is over the limit of ${MAX_FENCE_FILE_BYTES / 1048576} MB`, {
+    throw new UsageError(`geofence file ${file} is ${limitText(MAX_FENCE_FILE_BYTES)}`, {
       hint: 'Simplify the polygons (e.g. mapshaper -simplify, ogr2ogr -simplify) or split the file.',
     });
   }
