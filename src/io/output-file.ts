@@ -66,13 +66,13 @@ export async function sweepTemporaries(path: string): Promise<void> {
 }
 
 /**
- * Whether `path` is the file, pipe, socket or terminal this process's stdout (`fd`) is open
- * on: /dev/stdout, /proc/self/fd/1, or the very file a shell redirected stdout to.
+ * Whether `path` is the file, pipe, socket or terminal this process's stdout is open on:
+ * /dev/stdout, /proc/self/fd/1, or the very file a shell redirected stdout to.
  */
-export function namesStdout(path: string, fd = 1): boolean {
+export function namesStdout(path: string): boolean {
   try {
     const named = statSync(path);
-    const open = fstatSync(fd);
+    const open = fstatSync(1);
     return named.dev === open.dev && named.ino === open.ino;
   } catch {
     return false;
