@@ -43,7 +43,12 @@ export interface HttpOptions {
   random?: () => number;
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+/**
+ * Replies worth asking again: a 500 is as often passing (a restarted worker, a dropped
+ * database connection) as a 502-504 is, and asking again is safe where the method is
+ * idempotent; a POST is never repeated (it may have taken effect).
+ */
+const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 /** Failures that prove the request never reached the server, so even a POST may be retried. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);

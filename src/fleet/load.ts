@@ -3,25 +3,26 @@
  * from a path or stdin ("-"). Syntax errors and every validation problem come back
  * together as one usage error (exit 2) before anything is sent.
  */
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { limitText, readFileUpTo, readStreamUpTo } from '../bounded-read.js';
 import { UsageError } from '../errors.js';
 import type { Fleet, Problem } from './format.js';
 import { validateFleet } from './validate.js';
 import { loadYaml } from './yaml.js';
 
+/** A fleet file is a few thousand units (kilobytes to a few MB); /dev/zero or an endless pipe stops here. */
+const MAX_FLEET_FILE_BYTES = 64 * 1048576;
+
 export async function readSource(file: string, stdin: Readable): Promise<string> {
-  if (file === '-') {
-    let text = '';
-    for await (const chunk of stdin) text += String(chunk);
-    return text;
-  }
+  let text: string | undefined;
   try {
-    return await readFile(file, 'utf8');
+    text = file === '-' ? await readStreamUpTo(stdin, MAX_FLEET_FILE_BYTES) : await readFileUpTo(file, MAX_FLEET_FILE_BYTES);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? err)}`);
   }
+  if (text === undefined) throw new UsageError(`fleet file ${file === '-' ? '(stdin)' : file} is ${limitText(MAX_FLEET_FILE_BYTES)}`);
+  return text;
 }
 
 /** Text → document, or the syntax problems (with line and column). */

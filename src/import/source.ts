@@ -3,8 +3,8 @@
  * array, into raw rows that remember the line they started on. Nothing here knows
  * what a device or a user is; schema.ts checks the values.
  */
-import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { limitText, readFileUpTo, readStreamUpTo } from '../bounded-read.js';
 import { UsageError } from '../errors.js';
 import { CsvSyntaxError, readCsv } from './csv.js';
 
@@ -55,20 +55,25 @@ export function sniffFormat(text: string): ImportFormat {
   return 'csv';
 }
 
+/**
+ * An import is read whole before it is checked (every problem is reported before anything is
+ * sent). 256 MB is millions of rows, and half of what one string can hold: past it, /dev/zero or
+ * an endless pipe is refused once the limit is read, not after all memory is gone.
+ */
+const MAX_IMPORT_BYTES = 256 * 1048576;
+
 export async function readSource(file: string, stdin: Readable, stdinIsTTY: boolean): Promise<string> {
-  if (file === '-') {
-    if (stdinIsTTY) throw new UsageError('reading the import from a terminal: pipe a file into it, or give a file name');
-    const chunks: Buffer[] = [];
-    for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
-  }
+  if (file === '-' && stdinIsTTY) throw new UsageError('reading the import from a terminal: pipe a file into it, or give a file name');
+  let text: string | undefined;
   try {
-    return await readFile(file, 'utf8');
+    text = file === '-' ? await readStreamUpTo(stdin, MAX_IMPORT_BYTES) : await readFileUpTo(file, MAX_IMPORT_BYTES);
   } catch (err) {
     const code = (err as { code?: string }).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : String((err as Error).message);
     throw new UsageError(`cannot read ${file}: ${why}`);
   }
+  if (text === undefined) throw new UsageError(`the import ${file === '-' ? 'on stdin' : file} is ${limitText(MAX_IMPORT_BYTES)}`, { hint: 'Split it into several imports.' });
+  return text;
 }
 
 export function parseSource(text: string, format: ImportFormat): ParsedSource {

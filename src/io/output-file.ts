@@ -1,29 +1,38 @@
 /**
- * `--output-file FILE`: the data that would go to stdout goes to a temporary file beside
- * FILE instead (`FILE.<pid>-<hex>.tmp`), renamed over FILE (synced first) only once it is
- * whole. A run that fails or is interrupted (SIGINT, SIGTERM) leaves FILE as it was and
- * removes the temporary file: its signal handlers are in place before the file is created.
- * Only a SIGKILL (or a crash) leaves one behind, and every later run to the same FILE
- * removes the temporaries of runs that are no longer alive. The file is opened before any
- * request, so a directory that cannot be written fails first.
+ * `--output-file FILE`: where the data that would go to stdout goes instead, written the
+ * way a shell's `> FILE` would treat what FILE is, but never leaving a torn file:
+ * - a regular file, or a new path: the data goes to a temporary file beside it
+ *   (`FILE.<pid>-<hex>.tmp`), renamed over it (synced first) only once it is whole. A run
+ *   that fails or is interrupted (SIGINT, SIGTERM) leaves FILE as it was and removes the
+ *   temporary file: its signal handlers are in place before the file is created. Only a
+ *   SIGKILL (or a crash) leaves one behind, and every later run to the same FILE removes
+ *   the temporaries of runs that are no longer alive;
+ * - a symbolic link: followed to the file it names, which is replaced there the same way
+ *   (the temporary beside that file): the link stays a link;
+ * - a character or block device, a FIFO or a socket (/dev/null, /dev/full, a named pipe, a
+ *   logging socket): opened and written through, as they cannot be replaced without
+ *   destroying them; their errors (ENOSPC of /dev/full) are the run's errors;
+ * - our own stdout (/dev/stdout, /proc/self/fd/1, the file stdout is redirected to): the
+ *   caller writes to stdout itself (namesStdout), keeping `>>`'s append.
+ * The file is opened before any request, so a directory that cannot be written fails first.
  */
-import { createWriteStream, unlinkSync } from 'node:fs';
-import { open, readdir, rename, unlink } from 'node:fs/promises';
+import { createWriteStream, fstatSync, statSync, unlinkSync } from 'node:fs';
+import { constants, open, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { processAlive } from '../auth/lock.js';
 import { randomHex } from '../random.js';
 import type { IO } from './streams.js';
-import { syncDir } from '../atomic-file.js';
+import { linkTarget, syncDir } from '../atomic-file.js';
 import { localIOError } from '../errors.js';
 
 export interface OutputFile {
   readonly path: string;
-  /** The temporary file's stream. */
+  /** The temporary file's stream (or the device's, FIFO's or socket's). */
   readonly stream: Writable;
-  /** Flushes, syncs and closes the temporary file, then renames it over `path`. */
+  /** Flushes, syncs and closes the temporary file, then renames it over the file; a device is flushed and closed. */
   commit(): Promise<void>;
-  /** Abandons the temporary file; a no-op after commit(). */
+  /** Abandons the temporary file (what a device took stays taken); a no-op after commit(). */
   discard(): Promise<void>;
 }
 
@@ -56,7 +65,80 @@ export async function sweepTemporaries(path: string): Promise<void> {
   );
 }
 
+/**
+ * Whether `path` is the file, pipe, socket or terminal this process's stdout is open on:
+ * /dev/stdout, /proc/self/fd/1, or the very file a shell redirected stdout to.
+ */
+export function namesStdout(path: string): boolean {
+  try {
+    const named = statSync(path);
+    const open = fstatSync(1);
+    return named.dev === open.dev && named.ino === open.ino;
+  } catch {
+    return false;
+  }
+}
+
 export async function openOutputFile(path: string): Promise<OutputFile> {
+  // stat follows links, magic ones too (/proc/self/fd/3 naming a pipe cannot be followed by name).
+  const kind = await stat(path).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
+  if (kind?.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: 'EISDIR' });
+  if (kind !== undefined && !kind.isFile()) return kind.isSocket() ? connectSocket(path) : openDevice(path);
+  return openReplacing(await linkTarget(path));
+}
+
+/**
+ * A device or FIFO, written through. Opened without O_CREAT or O_TRUNC: nothing is created
+ * or cut should it have been replaced since it was looked at. A FIFO's open waits for its
+ * reader, as a shell's `> fifo` does.
+ */
+async function openDevice(path: string): Promise<OutputFile> {
+  const handle = await open(path, constants.O_WRONLY);
+  return throughStream(path, createWriteStream('', { fd: handle, autoClose: true }));
+}
+
+/** A Unix socket is not opened but connected to (open() of one is ENXIO). */
+async function connectSocket(path: string): Promise<OutputFile> {
+  const { createConnection } = await import('node:net');
+  const socket = createConnection({ path });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return throughStream(path, socket);
+}
+
+function throughStream(path: string, stream: Writable): OutputFile {
+  stream.on('error', () => undefined); // each write reports its own failure
+  let done = false;
+  return {
+    path,
+    stream,
+    async commit() {
+      if (done) return;
+      done = true;
+      await writeChunk(stream, '');
+      await closeStream(stream);
+    },
+    async discard() {
+      if (done) return;
+      done = true;
+      await closeStream(stream).catch(() => undefined);
+    },
+  };
+}
+
+function closeStream(stream: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (stream.closed) return resolve();
+    stream.once('close', () => resolve());
+    stream.once('error', reject);
+    stream.end();
+  });
+}
+
+/** A regular file or a new path: a temporary file beside it, renamed over it once whole. */
+async function openReplacing(path: string): Promise<OutputFile> {
   const tmp = `${path}.${process.pid}-${await randomHex(4)}.tmp`;
   // Interrupted from here on: remove the temporary file (if it exists yet), then let the signal do what it would have done.
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -85,13 +167,6 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
   const stream = createWriteStream('', { fd: handle, autoClose: true });
   stream.on('error', () => undefined); // each write reports its own failure
   let state: 'open' | 'committed' | 'discarded' = 'open';
-  const close = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      if (stream.closed) return resolve();
-      stream.once('close', () => resolve());
-      stream.once('error', reject);
-      stream.end();
-    });
   return {
     path,
     stream,
@@ -99,7 +174,7 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
       if (state !== 'open') return;
       await writeChunk(stream, '');
       await handle.sync();
-      await close();
+      await closeStream(stream);
       await rename(tmp, path);
       state = 'committed';
       release();
@@ -109,7 +184,7 @@ export async function openOutputFile(path: string): Promise<OutputFile> {
       if (state !== 'open') return;
       state = 'discarded';
       release();
-      await close().catch(() => undefined);
+      await closeStream(stream).catch(() => undefined);
       await unlink(tmp).catch(() => undefined);
     },
   };

@@ -10,7 +10,6 @@
  * - -o custom-columns=… and -o custom-columns-file=FILE draw a table of the given paths of
  *   each record of the JSON output, as the table format draws (TSV when piped).
  */
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { parseCustomColumns, parseCustomColumnsFile } from './render/custom-columns.js';
 import type { CustomColumn, Script } from './render/types.js';
@@ -43,17 +42,22 @@ export function isCustomColumns(format: string | undefined): boolean {
   return format !== undefined && COLUMNS_PREFIX.test(format.trim());
 }
 
+/** A columns file is a line per column; /dev/zero stops here. */
+const MAX_COLUMNS_FILE_BYTES = 1048576;
+
 async function customColumns(value: string): Promise<CustomColumn[]> {
   const [, file] = COLUMNS_PREFIX.exec(value) ?? [];
   const spec = value.slice(value.indexOf('=') + 1);
   if (file === undefined) return parseCustomColumns(spec);
   if (spec.trim() === '') throw new UsageError('-o custom-columns-file needs a file name, e.g. -o custom-columns-file=columns.txt');
-  let text: string;
+  const { limitText, readFileUpTo } = await import('../bounded-read.js');
+  let text: string | undefined;
   try {
-    text = await readFile(spec, 'utf8');
+    text = await readFileUpTo(spec, MAX_COLUMNS_FILE_BYTES);
   } catch (err) {
     throw new UsageError(`cannot read -o custom-columns-file ${spec}: ${(err as Error).message}`, { cause: err });
   }
+  if (text === undefined) throw new UsageError(`-o custom-columns-file ${spec} is ${limitText(MAX_COLUMNS_FILE_BYTES)}`);
   return parseCustomColumnsFile(text, spec);
 }
 

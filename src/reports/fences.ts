@@ -6,10 +6,10 @@
  * are depots and sites, small enough that the curvature of edges does not matter.
  * Rings crossing the antimeridian are not supported.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { limitText, readFileUpTo } from '../bounded-read.js';
 import { UsageError } from '../errors.js';
 import { checkJsonNesting } from './json-bounds.js';
-import { ringCrossing } from './ring-check.js';
+import { ringArea, ringCrossing, ringsMeeting } from './ring-check.js';
 
 /** A closed ring as flat [lng0, lat0, lng1, lat1, …]; the closing position is kept. */
 export type Ring = Float64Array;
@@ -55,16 +55,13 @@ export function parseFences(json: unknown, source: string): Fence[] {
     else return fail(`${where} is a ${String(geometry.type)}, not a Polygon or MultiPolygon`);
     if (polygons.length === 0) return fail(`${where} has no polygons`);
     const parsed = polygons.map((p, j) => parsePolygon(p, polygons.length > 1 ? `${where}, polygon ${j + 1}` : where, fail));
-    const bbox: Fence['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
-    for (const poly of parsed) {
-      const outer = poly[0] as Ring;
-      for (let k = 0; k < outer.length; k += 2) {
-        bbox[0] = Math.min(bbox[0], outer[k] as number);
-        bbox[1] = Math.min(bbox[1], outer[k + 1] as number);
-        bbox[2] = Math.max(bbox[2], outer[k] as number);
-        bbox[3] = Math.max(bbox[3], outer[k + 1] as number);
-      }
+    const outers = parsed.map((poly) => poly[0] as Ring);
+    const boxes = outers.map(ringBox);
+    const overlap = polygonsOverlap(outers, boxes);
+    if (overlap) {
+      return fail(`${where}: polygons ${overlap.a + 1} and ${overlap.b + 1} ${overlap.why}; the polygons of a MultiPolygon must lie apart (merge them into one polygon, or make them features of their own)`);
     }
+    const bbox = boxes.reduce((a, b): Fence['bbox'] => [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])]);
     const limit = isObject(feature.properties) ? feature.properties.speedLimit : undefined;
     if (limit === undefined || limit === null) return { name, polygons: parsed, bbox };
     if (!finite(limit) || limit <= 0) return fail(`${where}: "speedLimit" must be a positive number (km/h), got ${JSON.stringify(limit)}`);
@@ -97,31 +94,69 @@ function parsePolygon(value: unknown, where: string, fail: (why: string) => neve
       const [lng, lat] = crossing.near;
       return fail(`${where}: ${which} crosses or touches itself (the edges from positions ${crossing.edge + 1} and ${crossing.other + 1} meet, near [${lng}, ${lat}])`);
     }
+    // Checked after crossings: a bow tie's two lobes also add up to no area, and crossing says why.
+    if (ringArea(flat) === 0) return fail(`${where}: ${which} encloses no area (its positions are all the same, or all on one line)`);
     return flat;
   });
 }
 
 /**
+ * Two outer rings of one MultiPolygon that share any point: their edges meet (a duplicated
+ * polygon, overlapping or touching ones), or one lies inside the other. Rings whose edges
+ * do not meet are either apart or nested, and one position tells which.
+ */
+function polygonsOverlap(outers: readonly Ring[], boxes: readonly Fence['bbox'][]): { a: number; b: number; why: string } | undefined {
+  if (outers.length < 2) return undefined;
+  const meeting = ringsMeeting(outers);
+  if (meeting) return { a: meeting.ring, b: meeting.other, why: `overlap or touch (near [${meeting.near[0]}, ${meeting.near[1]}])` };
+  // Only rings whose boxes overlap can nest: a sweep in order of west edge finds those pairs.
+  const byWest = outers.map((_, i) => i).sort((i, j) => boxes[i]![0] - boxes[j]![0]);
+  for (let s = 0; s < byWest.length; s++) {
+    const a = byWest[s]!;
+    const p = boxes[a]!;
+    for (let t = s + 1; t < byWest.length && boxes[byWest[t]!]![0] <= p[2]; t++) {
+      const b = byWest[t]!;
+      const q = boxes[b]!;
+      if (p[1] > q[3] || q[1] > p[3]) continue;
+      const [first, second] = a < b ? [a, b] : [b, a];
+      if (crossings(outers[second]!, outers[first]![0]!, outers[first]![1]!)) return { a: first, b: second, why: `overlap (polygon ${first + 1} lies inside polygon ${second + 1})` };
+      if (crossings(outers[first]!, outers[second]![0]!, outers[second]![1]!)) return { a: first, b: second, why: `overlap (polygon ${second + 1} lies inside polygon ${first + 1})` };
+    }
+  }
+  return undefined;
+}
+
+function ringBox(ring: Ring): Fence['bbox'] {
+  const box: Fence['bbox'] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (let k = 0; k < ring.length; k += 2) {
+    box[0] = Math.min(box[0], ring[k]!);
+    box[1] = Math.min(box[1], ring[k + 1]!);
+    box[2] = Math.max(box[2], ring[k]!);
+    box[3] = Math.max(box[3], ring[k + 1]!);
+  }
+  return box;
+}
+
+/**
  * A geofence file is a few sites (kilobytes; a detailed national border is a few MB).
- * Bounded before parsing: JSON.parse of 10 MB of "[" takes ~700 MB before it fails.
+ * Bounded before parsing: JSON.parse of 10 MB of "[" takes ~700 MB before it fails. Read
+ * up to the limit only: /dev/zero or a FIFO fed for ever costs 32 MB, not all memory.
  */
 export const MAX_FENCE_FILE_BYTES = 32 * 1024 * 1024;
 
 /** Fences from a GeoJSON file; unreadable, too large, too deep or invalid → UsageError (exit 2). */
 export async function loadFences(file: string): Promise<Fence[]> {
-  let text: string;
+  let text: string | undefined;
   try {
-    const size = (await stat(file)).size;
-    if (size > MAX_FENCE_FILE_BYTES) {
-      throw new UsageError(`geofence file ${file} is ${(size / 1048576).toFixed(1)} MB, over the limit of ${MAX_FENCE_FILE_BYTES / 1048576} MB`, {
-        hint: 'Simplify the polygons (e.g. mapshaper -simplify, ogr2ogr -simplify) or split the file.',
-      });
-    }
-    text = await readFile(file, 'utf8');
+    text = await readFileUpTo(file, MAX_FENCE_FILE_BYTES);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read geofence file ${file}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+  if (text === undefined) {
+    throw new UsageError(`geofence file ${file} is ${limitText(MAX_FENCE_FILE_BYTES)}`, {
+      hint: 'Simplify the polygons (e.g. mapshaper -simplify, ogr2ogr -simplify) or split the file.',
+    });
   }
   const tooDeep = checkJsonNesting(text, MAX_FENCE_NESTING);
   if (tooDeep !== undefined) throw new UsageError(`${file}: not a geofence file (${tooDeep})`);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { FaultInjector, parseFaults } from '../../src/sandbox/faults.js';
 import { startHarness, type Harness } from '../helpers/cli.js';
 
 async function setFaults(h: Harness, spec: string): Promise<void> {
@@ -39,6 +40,30 @@ describe('HTTP layer against a faulty sandbox', () => {
     let ok = 0;
     for (let i = 0; i < 5; i++) if ((await h.run(['devices', 'list', '-o', 'json'], { env: { TRACKCTL_RETRIES: '6' } })).code === 0) ok++;
     assert.equal(ok, 5, 'with retries every run gets through a 50% 5xx rate');
+    await setFaults(h, '');
+  });
+
+  test('a 500 is retried like a 502 for a GET (answered 500 once, then 200: exit 0); a POST answered 500 is not repeated', async () => {
+    // A seed whose fault sequence (the sandbox's own) is a 500, then none.
+    const spec = (seed: number): string => `error=0.5,status=500,seed=${seed}`;
+    const once = (seed: number): boolean => {
+      const faults = new FaultInjector(parseFaults(spec(seed)), 0);
+      return faults.next().kind === 'error' && faults.next().kind === 'none';
+    };
+    let seed = 0;
+    while (!once(seed)) seed++;
+    await setFaults(h, spec(seed));
+    h.sandbox.clearRequests();
+    const r = await h.run(['devices', 'list', '-o', 'json'], { env: { TRACKCTL_RETRIES: '3' } });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(Array.isArray(JSON.parse(r.stdout)));
+    assert.deepEqual(statuses(h, '/v2/devices/'), [500, 200]);
+    await setFaults(h, 'error=1,status=500');
+    h.sandbox.clearRequests();
+    const post = await h.run(['groups', 'create', '--name', 'Asked once'], { env: { TRACKCTL_RETRIES: '3' } });
+    assert.equal(post.code, 1, post.stderr);
+    assert.match(post.stderr, /500/);
+    assert.deepEqual(h.sandbox.requests.filter((q) => q.method === 'POST').map((q) => q.status), [500], 'one POST, not repeated');
     await setFaults(h, '');
   });
 

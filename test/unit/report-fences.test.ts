@@ -100,6 +100,20 @@ test('anything but a FeatureCollection of named Polygons/MultiPolygons is refuse
   rejects(collection(feature('yard', { type: 'MultiPolygon', coordinates: [[square(5, 5, 6, 6)], [bowTie]] })), /"yard"\), polygon 2: outer ring crosses/);
 });
 
+test('degenerate fences are refused: a ring with no area, polygons of one MultiPolygon that overlap, touch or nest', () => {
+  rejects(collection(feature('dot', { type: 'Polygon', coordinates: [[[1, 1], [1, 1], [1, 1], [1, 1]]] })), /"dot"\): outer ring encloses no area/);
+  rejects(collection(feature('hole', { type: 'Polygon', coordinates: [square(0, 0, 9, 9), [[1, 1], [1, 1], [1, 1], [1, 1]]] })), /"hole"\): hole 1 encloses no area/);
+  const multi = (...polygons: number[][][]) => collection(feature('yard', { type: 'MultiPolygon', coordinates: polygons.map((ring) => [ring]) }));
+  rejects(multi(square(0, 0, 1, 1), square(0, 0, 1, 1)), /"yard"\): polygons 1 and 2 overlap or touch \(near \[0, 0\]\); the polygons of a MultiPolygon must lie apart/);
+  rejects(multi(square(0, 0, 2, 2), square(1, 1, 3, 3)), /polygons 1 and 2 overlap or touch/);
+  rejects(multi(square(0, 0, 1, 1), square(1, 0, 2, 1)), /polygons 1 and 2 overlap or touch/); // sharing an edge
+  rejects(multi(square(5, 5, 6, 6), square(0, 0, 10, 10)), /polygons 1 and 2 overlap \(polygon 1 lies inside polygon 2\)/);
+  rejects(multi(square(20, 0, 21, 1), square(0, 0, 10, 10), square(2, 2, 3, 3)), /polygons 2 and 3 overlap \(polygon 3 lies inside polygon 2\)/);
+  // Apart (even within each other's bounding box) is fine.
+  const apart = parseFences(multi(square(0, 0, 1, 1), [[2, 0], [3, 0], [3, 3], [0, 3], [0, 2], [2, 2], [2, 0]]), 'f');
+  assert.equal(apart[0]!.polygons.length, 2);
+});
+
 test('loadFences reads a file; an unreadable or non-JSON file is a usage error naming it', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'fences-'));
   const good = join(dir, 'good.geojson');

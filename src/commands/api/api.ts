@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { limitText, readFileUpTo, readStreamUpTo } from '../../bounded-read.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { Method } from '../../api/http.js';
@@ -12,19 +12,22 @@ interface ApiOptions {
   auth: AuthMode;
 }
 
+/** A request body is a record or a batch of them; /dev/zero or an endless pipe stops here. */
+const MAX_BODY_BYTES = 64 * 1048576;
+
 async function bodyFrom(ctx: Context, data: string | undefined): Promise<unknown> {
   if (data === undefined) return undefined;
-  let text = data;
+  let text: string | undefined = data;
   if (data === '-') {
-    text = '';
-    for await (const chunk of ctx.io.stdin) text += String(chunk);
+    text = await readStreamUpTo(ctx.io.stdin, MAX_BODY_BYTES);
   } else if (data.startsWith('@')) {
     try {
-      text = await readFile(data.slice(1), 'utf8');
+      text = await readFileUpTo(data.slice(1), MAX_BODY_BYTES);
     } catch (err) {
       throw new UsageError(`cannot read ${data.slice(1)}: ${(err as Error).message}`);
     }
   }
+  if (text === undefined) throw new UsageError(`--data ${data} is ${limitText(MAX_BODY_BYTES)}`);
   try {
     return JSON.parse(text);
   } catch {

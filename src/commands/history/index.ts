@@ -23,7 +23,9 @@ numbers; properties the interface does not name, and values that fit no column, 
 (a JSON object, null when empty). Readable by DuckDB, pyarrow, pandas and Spark.
 
 --output-file FILE (one unit, any format) writes the output to a temporary file beside FILE and
-renames it over FILE once whole: a run that fails or is interrupted leaves FILE as it was.
+renames it over FILE once whole: a run that fails or is interrupted leaves FILE as it was. A
+symbolic link is followed (the file it names is replaced; the link stays); a device, FIFO or
+socket (/dev/null, a named pipe) is written through; /dev/stdout is stdout.
 
 Times take unix seconds, ISO 8601 (2026-11-21, 2026-11-21T10:00, 2026-11-21T10:00:00Z), today,
 yesterday, weekday names, now, and relative forms (15m, 2h ago, 3d). Without --from,

@@ -27,30 +27,40 @@ export function checkOutput(ctx: Context, plan: HistoryPlan, format: HistoryOutp
 
 /**
  * Where a run's stream goes: stdout, or with --output-file a temporary file put in place
- * when whole (registered to be removed unless it was). Parquet (a binary file) is loaded
- * only when asked for and comes with its own sink.
+ * when whole (registered to be removed unless it was), or the device, FIFO or socket it
+ * names (output-file.ts). An --output-file that is our own stdout (/dev/stdout) is stdout.
+ * Parquet (a binary file) is loaded only when asked for and comes with its own sink.
  */
 export async function openChannel(
   ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions,
 ): Promise<{ out: OutputOptions; channel: Channel; parquet?: HistorySink }> {
-  const path = plan.outputFile;
+  const outputFile = await outputFileOf(plan);
   if (format === 'parquet') {
     const { historyMetadata, openParquetFile, openParquetStream, pageCodec } = await import('../../io/parquet/index.js');
     const options = { createdBy: `trackctl ${ctx.version}`, codec: await pageCodec(plan.compression), metadata: historyMetadata(ctx.version, plan.window, ctx.clock.now()) };
-    if (path === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, options) };
+    if (outputFile === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, options) };
+    const { path } = outputFile;
     const sink = await openFile(path, () => openParquetFile(path, options));
     ctx.onDispose(() => sink.discard());
     // The sink's end() syncs the file and renames it into place.
     return { out, channel: { acknowledge: async () => undefined, finish: async () => undefined }, parquet: sink };
   }
-  if (path === undefined) return { out, channel: streamChannel(out.io.stdout) };
-  const { openOutputFile, ioWithStdout, writeChunk } = await import('../../io/output-file.js');
+  if (outputFile === undefined) return { out, channel: streamChannel(out.io.stdout) };
+  const { path, openOutputFile, ioWithStdout, writeChunk } = outputFile;
   const file = await openFile(path, () => openOutputFile(path));
   ctx.onDispose(() => file.discard());
   return {
     out: { ...out, io: ioWithStdout(out.io, file.stream, `--output-file ${path}`), tty: false, color: false },
     channel: { acknowledge: () => writeChunk(file.stream, ''), finish: () => file.commit().catch((err: unknown) => Promise.reject(localIOError(err, `--output-file ${path}`))) },
   };
+}
+
+/** --output-file's path and module, unless there is none or it names our own stdout (/dev/stdout): that is stdout. */
+async function outputFileOf(plan: HistoryPlan) {
+  const path = plan.outputFile;
+  if (path === undefined) return undefined;
+  const module = await import('../../io/output-file.js');
+  return module.namesStdout(path) ? undefined : { ...module, path };
 }
 
 /** A file that cannot be created is bad input: exit 2, before any request. */
