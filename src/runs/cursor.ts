@@ -72,10 +72,15 @@ export class Cursor {
     return reportTypes ? { lastQueryTime: this.lastQueryTime, reportTypes } : { lastQueryTime: this.lastQueryTime };
   }
 
-  /** A reply was read to the end and printed: move on. `asked` is the query it answered; `serverTime` its Date header. */
-  commit(poll: Poll, asked: HistoryQuery, serverTime: number | undefined): void {
+  /**
+   * A reply was read to the end and printed: move on. `asked` is the query it answered; `serverTime`
+   * its Date header; `proven` the newest report date the service showed before it answered (another
+   * unit's, in the fleet's list): a reply without reports moves on that far, as the service's clock
+   * had certainly reached it, and no further (the header alone may be a proxy's).
+   */
+  commit(poll: Poll, asked: HistoryQuery, serverTime: number | undefined, proven?: number): void {
     const base = this.lastQueryTime ?? asked.lastQueryTime ?? asked.from ?? 0;
-    const newest = poll.newest;
+    const newest = poll.newest ?? (serverTime === undefined ? undefined : proven);
     const reached = newest === undefined ? base : Math.floor(serverTime === undefined ? newest : Math.min(newest, serverTime)) - OVERLAP_S;
     this.lastQueryTime = Math.max(0, base, reached);
     this.seen = poll.keys;

@@ -27,12 +27,13 @@ export async function pollUnit(
   write: WriteReports,
   signal?: AbortSignal,
   keepPrinted = false,
+  proven?: number,
 ): Promise<number | undefined> {
   const query = cursor.next(origin, reportTypes);
   const current = new Poll();
   try {
     const serverTime = await streamWindow(api, did, query, (batch) => write(current.fresh(batch, cursor.seen)), signal);
-    cursor.commit(current, query, serverTime);
+    cursor.commit(current, query, serverTime, proven);
     return serverTime;
   } catch (err) {
     if (keepPrinted) cursor.salvage(current);

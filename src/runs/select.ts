@@ -16,6 +16,8 @@ export interface SelectedUnit {
   did: number;
   name?: string;
   category?: SelectCategory;
+  /** Its last report's date (lastGPSTimestamp) when the selection looked it up: the service's clock had reached it. */
+  lastReport?: number;
 }
 
 /** Describes a selection for titles and messages. */
@@ -44,12 +46,15 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
   const all = await getAllUnits(api);
   const wanted = (c: SelectCategory): boolean => s.kind !== 'category' || s.category === c;
   const units: SelectedUnit[] = [];
-  const add = (did: unknown, name: unknown, category: SelectCategory): void => {
+  const add = (did: unknown, name: unknown, category: SelectCategory, last?: unknown): void => {
     const id = typeof did === 'string' && /^\d+$/.test(did) ? Number(did) : did;
-    if (typeof id === 'number' && Number.isInteger(id) && id > 0) units.push({ did: id, name: typeof name === 'string' ? name : String(name ?? ''), category });
+    if (typeof id !== 'number' || !Number.isInteger(id) || id <= 0) return;
+    const unit: SelectedUnit = { did: id, name: typeof name === 'string' ? name : String(name ?? ''), category };
+    if (typeof last === 'number' && Number.isFinite(last) && last > 0) unit.lastReport = last;
+    units.push(unit);
   };
-  if (wanted('device')) for (const u of all.devices) add(u.did, u.name, 'device');
-  if (wanted('sensor')) for (const u of all.sensors) add(u.did, u.name, 'sensor');
+  if (wanted('device')) for (const u of all.devices) add(u.did, u.name, 'device', u.lastGPSTimestamp);
+  if (wanted('sensor')) for (const u of all.sensors) add(u.did, u.name, 'sensor', u.lastGPSTimestamp);
   const users = wanted('trackedUser') ? await trackedUsers(api, all) : [];
   for (const u of users) add(u.did, u.name, 'trackedUser');
 

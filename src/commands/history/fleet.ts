@@ -108,6 +108,8 @@ interface UnitState extends SelectedUnit {
 
 class HistoryRun {
   private reports = 0;
+  /** The newest last report of the account's units (the service's clock had reached it): see Cursor.commit. */
+  private proven: number | undefined;
   private progress: Progress | undefined;
   private readonly origin: HistoryQuery;
   /** One unit named on the command line: its table has no UNIT column and its title is the unit. */
@@ -141,6 +143,7 @@ class HistoryRun {
       const api = await this.ctx.api();
       const shard = this.plan.shard;
       const selected = await resolveUnits(api, this.plan.selection);
+      for (const u of selected) if (u.lastReport !== undefined && !(u.lastReport <= (this.proven ?? 0))) this.proven = u.lastReport;
       const units = shard ? unitsOfShard(selected, shard) : selected;
       if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}${shard ? ` for shard ${shard.index}/${shard.count}` : ''}.`);
       const states = units.map((unit): UnitState => {
@@ -240,10 +243,10 @@ class HistoryRun {
       await streamWindow(api, s.did, this.origin, counted, signal);
       return;
     }
-    await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, signal, keepPrinted);
+    await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, signal, keepPrinted, this.proven);
     // A large reply (a first window) leaves many keys; one more query from the new cursor
     // brings only the last minutes again, whose keys are then all that need keeping.
-    if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, signal, keepPrinted);
+    if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, signal, keepPrinted, this.proven);
   }
 
   private async openTarget(title: string): Promise<Target> {
