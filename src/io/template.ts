@@ -7,12 +7,11 @@
  *
  * - Nothing is HTML-escaped (noEscape): this is a terminal, not a page.
  * - String literals take Go's escapes, as in gh: `{{"\n"}}` is a newline, `{{join "\t" x}}` a tab.
- * - On a terminal, text from the service is stripped of control sequences before the
- *   template sees it; the helpers' own colours and links are added after.
+ * - Text from the service is stripped of control sequences before the template sees it
+ *   (render/scripted.ts); the helpers' own colours and links are added after.
  */
 import { UsageError } from '../errors.js';
 import { formatRelative, formatRfc3339 } from './format-time.js';
-import { sanitizeText } from './sanitize.js';
 import { displayWidth, padding, truncateToWidth } from './render/width.js';
 
 type Handlebars = typeof import('handlebars');
@@ -127,15 +126,6 @@ function text(value: unknown): string {
   return String(value);
 }
 
-function sanitizeDeep(value: unknown): unknown {
-  if (typeof value === 'string') return sanitizeText(value);
-  if (Array.isArray(value)) return value.map(sanitizeDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeDeep(v)]));
-  }
-  return value;
-}
-
 type Paint = (style: string, text: string) => string;
 
 async function loadPaint(color: boolean): Promise<Paint> {
@@ -233,7 +223,7 @@ export async function compileTemplate(source: string, settings: TemplateSettings
   const render = env.compile(input, options);
   return (data) => {
     try {
-      const out = render(settings.tty ? sanitizeDeep(data) : data, { allowProtoPropertiesByDefault: false });
+      const out = render(data, { allowProtoPropertiesByDefault: false });
       return out + table.draw();
     } catch (err) {
       if (err instanceof TemplateError) throw err;

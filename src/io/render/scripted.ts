@@ -1,11 +1,17 @@
 /**
  * Output through --jq or --template: the JSON document a command prints with -o json
  * (a list as one array, a record as one object), or each record of a stream (-o ndjson,
- * watch). jq's results print as `jq -r -c` prints them; a template's text as it renders,
- * ending in a newline. On a terminal, text is stripped of control sequences (for a template,
- * the data is, before the template adds its colours).
+ * watch). jq's results print as `jq -r -c` prints them, as jq prints them; a template's
+ * text as it renders, ending in a newline.
+ *
+ * Text from the service is stripped of control characters before the script sees it (the
+ * strings of the document, keys included), on a terminal or not: `--jq '.[].name'` piped to
+ * a pager or a log prints names, never their escape sequences or bidi overrides. What the
+ * expression or the template adds itself stays (a colour it asks for). Only --raw, which asks
+ * for the reply as the service sent it, hands the script the body unchanged. On a terminal
+ * jq's output is stripped as well, whatever made it.
  */
-import { JqError } from '../jq.js';
+import { UsageError } from '../../errors.js';
 import { sanitizeText } from '../sanitize.js';
 import type { IO } from '../streams.js';
 import { compactJson } from './json.js';
@@ -21,18 +27,40 @@ function lineEnded(text: string): string {
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** Runs jq over JSON texts; prints what it printed (and its warnings) even when it then fails. */
-async function runJq(script: Extract<Script, { kind: 'jq' }>, inputs: readonly string[], opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
-  const result = script.program.run(inputs);
-  for (const warning of result.warnings) opts.io.err(warning);
-  if (result.text !== '') await opts.io.out(opts.tty ? sanitizeText(result.text) : result.text);
-  if (result.error !== undefined) throw new JqError(result.error);
+/** Every string of a JSON value (keys too) stripped of control characters. */
+export function sanitizeDeep(value: unknown): unknown {
+  if (typeof value === 'string') return sanitizeText(value);
+  if (Array.isArray(value)) return value.map(sanitizeDeep);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeDeep(v)]));
+  }
+  return value;
 }
 
-/** The whole document through the script. */
-export async function renderScripted(document: unknown, script: TextScript, opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
-  if (script.kind === 'jq') return runJq(script, [compactJson(document)], opts);
-  const text = lineEnded(script.template(document));
+/** Runs jq over JSON texts, printing what it prints as it prints it (and its messages), even when it then fails. */
+async function runJq(script: Extract<Script, { kind: 'jq' }>, inputs: readonly string[], opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
+  const { io, tty } = opts;
+  // A reader that went away (`| head`) fails a write: jq stops rather than print for no one.
+  // (process.stdout is never destroyed, so the failure is heard here.)
+  let failed = false;
+  const onError = (): void => void (failed = true);
+  io.stdout.on('error', onError);
+  try {
+    await script.program.run(inputs, {
+      out: (text) => io.out(tty ? sanitizeText(text) : text),
+      warn: (line) => io.err(sanitizeText(line)),
+      closed: () => failed || io.stdout.destroyed,
+    });
+  } finally {
+    io.stdout.off('error', onError);
+  }
+}
+
+/** The whole document through the script (`clean`: service text stripped first; false for --raw). */
+export async function renderScripted(document: unknown, script: TextScript, opts: Pick<OutputOptions, 'io' | 'tty'>, clean = true): Promise<void> {
+  const data = clean ? sanitizeDeep(document) : document;
+  if (script.kind === 'jq') return runJq(script, [compactJson(data)], opts);
+  const text = lineEnded(script.template(data));
   if (text !== '') await opts.io.out(text);
 }
 
@@ -43,9 +71,10 @@ export async function renderRawScripted(body: string, script: TextScript, opts: 
   try {
     document = JSON.parse(body);
   } catch {
-    throw new JqError('--template needs a JSON reply; this one is not JSON');
+    throw new UsageError('--template needs a JSON reply; this one is not JSON');
   }
-  return renderScripted(document, script, opts);
+  // Raw as asked, except on a terminal: service text never drives it.
+  return renderScripted(document, script, opts, opts.tty);
 }
 
 /** -o json: the document is every record, so it is rendered when the stream ends. */
@@ -83,11 +112,11 @@ class RecordScriptStream implements RecordStream {
   async write(rec: Rec): Promise<void> {
     this.check();
     if (this.script.kind === 'template') {
-      const text = lineEnded(this.script.template(rec));
+      const text = lineEnded(this.script.template(sanitizeDeep(rec)));
       if (text !== '') await this.opts.io.out(text);
       return;
     }
-    this.batch.push(compactJson(rec));
+    this.batch.push(compactJson(sanitizeDeep(rec)));
     if (this.batch.length >= JQ_BATCH) return this.flush();
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
