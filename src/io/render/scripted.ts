@@ -5,14 +5,14 @@
  * text as it renders, ending in a newline.
  *
  * Text from the service is stripped of control characters before the script sees it (the
- * strings of the document, keys included), on a terminal or not: `--jq '.[].name'` piped to
- * a pager or a log prints names, never their escape sequences or bidi overrides. What the
- * expression or the template adds itself stays (a colour it asks for). Only --raw, which asks
- * for the reply as the service sent it, hands the script the body unchanged. On a terminal
- * jq's output is stripped as well, whatever made it.
+ * strings of the document, keys included; template.ts does it for templates), on a terminal
+ * or not: `--jq '.[].name'` piped to a pager or a log prints names, never their escape
+ * sequences or bidi overrides. What the expression or the template adds itself stays (a
+ * colour it asks for). Only --raw, which asks for the reply as the service sent it, hands the
+ * script the body unchanged. On a terminal jq's output is stripped as well, whatever made it.
  */
 import { UsageError } from '../../errors.js';
-import { sanitizeText } from '../sanitize.js';
+import { sanitizeText, sanitizeValue } from '../sanitize.js';
 import type { IO } from '../streams.js';
 import { compactJson } from './json.js';
 import type { OutputOptions, Rec, RecordStream, Script } from './types.js';
@@ -25,16 +25,6 @@ const JQ_BATCH = 500;
 /** A template's text, ending in a newline unless it is empty. */
 function lineEnded(text: string): string {
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
-}
-
-/** Every string of a JSON value (keys too) stripped of control characters. */
-export function sanitizeDeep(value: unknown): unknown {
-  if (typeof value === 'string') return sanitizeText(value);
-  if (Array.isArray(value)) return value.map(sanitizeDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeDeep(v)]));
-  }
-  return value;
 }
 
 /** Runs jq over JSON texts, printing what it prints as it prints it (and its messages), even when it then fails. */
@@ -56,11 +46,10 @@ async function runJq(script: Extract<Script, { kind: 'jq' }>, inputs: readonly s
   }
 }
 
-/** The whole document through the script (`clean`: service text stripped first; false for --raw). */
-export async function renderScripted(document: unknown, script: TextScript, opts: Pick<OutputOptions, 'io' | 'tty'>, clean = true): Promise<void> {
-  const data = clean ? sanitizeDeep(document) : document;
-  if (script.kind === 'jq') return runJq(script, [compactJson(data)], opts);
-  const text = lineEnded(script.template(data));
+/** The whole document through the script. */
+export async function renderScripted(document: unknown, script: TextScript, opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
+  if (script.kind === 'jq') return runJq(script, [compactJson(sanitizeValue(document))], opts);
+  const text = lineEnded(script.template(document));
   if (text !== '') await opts.io.out(text);
 }
 
@@ -73,8 +62,7 @@ export async function renderRawScripted(body: string, script: TextScript, opts: 
   } catch {
     throw new UsageError('--template needs a JSON reply; this one is not JSON');
   }
-  // Raw as asked, except on a terminal: service text never drives it.
-  return renderScripted(document, script, opts, opts.tty);
+  return renderScripted(document, script, opts);
 }
 
 /** -o json: the document is every record, so it is rendered when the stream ends. */
@@ -112,11 +100,11 @@ class RecordScriptStream implements RecordStream {
   async write(rec: Rec): Promise<void> {
     this.check();
     if (this.script.kind === 'template') {
-      const text = lineEnded(this.script.template(sanitizeDeep(rec)));
+      const text = lineEnded(this.script.template(rec));
       if (text !== '') await this.opts.io.out(text);
       return;
     }
-    this.batch.push(compactJson(sanitizeDeep(rec)));
+    this.batch.push(compactJson(sanitizeValue(rec)));
     if (this.batch.length >= JQ_BATCH) return this.flush();
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
