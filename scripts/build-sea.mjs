@@ -18,6 +18,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { jqWorkerText } from './jq-worker-text.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const require = createRequire(import.meta.url);
@@ -101,7 +102,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   define: { __TRACKCTL_VERSION__: JSON.stringify(pkg.version) },
-  plugins: [keyringFromAsset],
+  plugins: [keyringFromAsset, jqWorkerText],
 });
 
 const config = join(out, 'sea-config.json');

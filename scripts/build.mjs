@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { assertNoCycles, eagerModuleBodies, plainExports, staticImports } from './cjs-chunks.mjs';
+import { jqWorkerText } from './jq-worker-text.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -128,7 +129,7 @@ await buildInto(
     chunkNames: 'chunks/[name]-[hash]',
     minifyWhitespace: true,
     minifySyntax: true,
-    plugins: [startUpTrims],
+    plugins: [startUpTrims, jqWorkerText],
   },
   toCommonJS,
 );
@@ -163,6 +164,6 @@ if (tests.length > 0) {
     banner: { js: "import { createRequire as __trackctlCreateRequire } from 'node:module'; const require = __trackctlCreateRequire(import.meta.url);" },
     packages: 'external',
     external: [],
-    plugins: [bundledAsText],
+    plugins: [bundledAsText, jqWorkerText],
   });
 }

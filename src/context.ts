@@ -24,6 +24,9 @@ export interface GlobalOptions {
   output?: string;
   fields?: string;
   jq?: string;
+  /** --arg and --argjson: [name, value] each, in order (program.ts joins each pair). */
+  arg?: Array<[string, string]>;
+  argjson?: Array<[string, string]>;
   template?: string;
   header: boolean;
   raw?: boolean;
@@ -213,8 +216,13 @@ export function createContext(
       const color = colorWanted(io.stdoutIsTTY, env, !ctx.globals.color);
       const now = (): number => clock.now();
       const { jq, template, raw } = ctx.globals;
+      const variables = [
+        ...(ctx.globals.arg ?? []).map(([name, value]) => ({ kind: 'arg' as const, name, value })),
+        ...(ctx.globals.argjson ?? []).map(([name, value]) => ({ kind: 'argjson' as const, name, value })),
+      ];
       const scripted = await resolveScript(
-        { jq, template, flag: ctx.globals.output, requested, fields: fields !== undefined, raw, tty: io.stdoutIsTTY, color, now },
+        // jq's local time: TZ, else the system's zone.
+        { jq, template, variables, env, zone: env.TZ, flag: ctx.globals.output, requested, fields: fields !== undefined, raw, tty: io.stdoutIsTTY, color, now },
         allowed,
       );
       const format = parseFormatFrom(scripted?.format ?? requested ?? 'table', allowed);

@@ -6,7 +6,7 @@ import { createContext } from './context.js';
 import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
 import { isReaderGone, systemIO, type IO } from './io/streams.js';
 import { COMMAND_NAMES } from './commands/names.js';
-import { buildProgram, operandIndex } from './program.js';
+import { buildProgram, joinPairOptions, operandIndex } from './program.js';
 
 declare const __TRACKCTL_VERSION__: string;
 export const VERSION = typeof __TRACKCTL_VERSION__ === 'string' ? __TRACKCTL_VERSION__ : '0.0.0-dev';
@@ -26,7 +26,8 @@ export async function run(argv: string[]): Promise<never> {
 }
 
 /** `aliases` false: argv is what an alias expanded to (an alias never expands to another). */
-export async function main(argv: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env, aliases = true): Promise<number> {
+export async function main(given: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env, aliases = true): Promise<number> {
+  const argv = joinPairOptions(given);
   const ctx = createContext(io, env, VERSION);
   try {
     const program = buildProgram(ctx, VERSION, argv);

@@ -3,7 +3,7 @@
  * verb's module only when it runs, so help and completion stay fast. Given the
  * command line, only the invoked top-level command's subtree is defined.
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerConfig } from './commands/config/index.js';
@@ -88,6 +88,8 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, yaml, custom-columns=HEADER:.path,... (env TRACKCTL_OUTPUT)'))
     .option('--fields <list>', 'comma-separated fields to show, in order')
     .option('--jq <expression>', 'filter the JSON output with jq; implies -o json (-o ndjson: each record); see help formatting')
+    .addOption(new Option('--arg <name> <value>', 'with --jq: $name is the string value (repeatable)').argParser(collectPair))
+    .addOption(new Option('--argjson <name> <json>', 'with --jq: $name is the JSON value (repeatable)').argParser(collectPair))
     .option('--template <string>', 'format the JSON output with a Handlebars template; implies -o json (-o ndjson: each record)')
     .option('--no-header', 'omit the header row (table, csv)')
     .option('--raw', "print the service's reply body unchanged")
@@ -109,6 +111,38 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     if (!invoked || command === invoked || command.names.includes('help')) command.register(program, ctx);
   }
   return program;
+}
+
+/** Options that take two values, as jq's do (`--arg NAME VALUE`). */
+const PAIR_OPTIONS = new Set(['--arg', '--argjson']);
+
+/**
+ * `--arg NAME VALUE` → `--arg=NAME=VALUE`: commander gives an option one value, and jq's
+ * flags take two. A name cannot hold `=`, so the first one splits them again (collectPair).
+ * Options after `--` are operands and stay as they are; so does a rewritten one (an alias
+ * expands its command line again).
+ */
+export function joinPairOptions(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') return [...out, ...argv.slice(i)];
+    if (PAIR_OPTIONS.has(arg) && i + 2 < argv.length) {
+      out.push(`${arg}=${argv[i + 1]}=${argv[i + 2]}`);
+      i += 2;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+/** Each --arg/--argjson as [name, value], in order. */
+function collectPair(value: string, previous: Array<[string, string]> | undefined): Array<[string, string]> {
+  const at = value.indexOf('=');
+  // Only a pair that was cut short reaches here without '=': `--arg NAME` at the end.
+  if (at < 0) throw new InvalidArgumentError(`takes a name and a value, e.g. --arg unit "Ford Transit 01" (then $unit in --jq)`);
+  return [...(previous ?? []), [value.slice(0, at), value.slice(at + 1)]];
 }
 
 /**

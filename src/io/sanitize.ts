@@ -42,3 +42,13 @@ export function sanitizeText(text: string, options: SanitizeOptions = {}): strin
 export function sanitizeCell(text: string): string {
   return sanitizeText(text, { singleLine: true });
 }
+
+/** Every string of a JSON value, keys too, sanitised: the data --jq and --template see. */
+export function sanitizeValue(value: unknown): unknown {
+  if (typeof value === 'string') return sanitizeText(value);
+  if (Array.isArray(value)) return value.map(sanitizeValue);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeValue(v)]));
+  }
+  return value;
+}

@@ -13,9 +13,16 @@
 import { UsageError } from '../errors.js';
 import { parseCustomColumns, parseCustomColumnsFile } from './render/custom-columns.js';
 import type { CustomColumn, Script } from './render/types.js';
+import type { JqVariable } from './jq.js';
 
 export interface ScriptRequest {
   jq?: string | undefined;
+  /** --arg and --argjson, for --jq. */
+  variables?: readonly JqVariable[];
+  /** What jq's `$ENV` and `env` see. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** jq's local time zone (IANA); undefined: the system's. */
+  zone?: string | undefined;
   template?: string | undefined;
   /** -o as given on the command line. */
   flag?: string | undefined;
@@ -67,6 +74,8 @@ export async function resolveScript(req: ScriptRequest, allowed: readonly string
   const asked = [req.jq !== undefined && '--jq', req.template !== undefined && '--template', columns !== undefined && '-o custom-columns'].filter(
     (name): name is string => name !== false,
   );
+  const variables = req.variables ?? [];
+  if (variables.length > 0 && req.jq === undefined) throw new UsageError(`--${variables[0]!.kind} binds a variable for --jq; give --jq too`);
   if (asked.length === 0) return undefined;
   if (asked.length > 1) throw new UsageError(`${asked.join(' and ')} cannot be used together: each one prints the output`);
   const what = asked[0]!;
@@ -83,7 +92,7 @@ export async function resolveScript(req: ScriptRequest, allowed: readonly string
   const format = flag === 'ndjson' && allowed.includes('ndjson') ? 'ndjson' : 'json';
   if (req.jq !== undefined) {
     const { compileJq } = await import('./jq.js');
-    return { script: { kind: 'jq', program: await compileJq(req.jq) }, format };
+    return { script: { kind: 'jq', program: await compileJq(req.jq, { variables, env: req.env ?? {}, zone: req.zone }) }, format };
   }
   if (req.template!.trim() === '') throw new UsageError('--template needs a template, e.g. --template \'{{#each .}}{{name}}{{"\\n"}}{{/each}}\'');
   const { compileTemplate } = await import('./template.js');

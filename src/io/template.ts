@@ -7,12 +7,13 @@
  *
  * - Nothing is HTML-escaped (noEscape): this is a terminal, not a page.
  * - String literals take Go's escapes, as in gh: `{{"\n"}}` is a newline, `{{join "\t" x}}` a tab.
- * - On a terminal, text from the service is stripped of control sequences before the
- *   template sees it; the helpers' own colours and links are added after.
+ * - Text from the service is stripped of control sequences before the template sees it, on
+ *   a terminal or not (only --raw, piped, hands it the reply as sent); the helpers' own
+ *   colours and links are added after.
  */
 import { UsageError } from '../errors.js';
 import { formatRelative, formatRfc3339 } from './format-time.js';
-import { sanitizeText } from './sanitize.js';
+import { sanitizeValue } from './sanitize.js';
 import { displayWidth, padding, truncateToWidth } from './render/width.js';
 
 type Handlebars = typeof import('handlebars');
@@ -22,9 +23,21 @@ export interface TemplateSettings {
   tty: boolean;
   /** Colour allowed: color paints, hyperlink links (on a terminal). */
   color: boolean;
+  /** --raw: the data as the service sent it, control characters and all (never on a terminal). */
+  raw?: boolean | undefined;
   /** Milliseconds, for timeago. */
   now: () => number;
+  /** Characters one rendering may produce (TEMPLATE_OUTPUT_LIMIT unless a test wants less). */
+  outputLimit?: number;
 }
+
+/**
+ * The most text one rendering (the document, or one record with -o ndjson) may produce: 64 M
+ * characters. Handlebars renders to one string, so a template that repeats {{#each}} inside
+ * {{#each}} over a fleet multiplies its text (three levels over 300 units: 27 million rows,
+ * 880 MB); past the limit it stops with an error instead.
+ */
+export const TEMPLATE_OUTPUT_LIMIT = 64 * 1024 * 1024;
 
 /** A compiled template: data → text. Rows of tablerow not yet drawn by tablerender are drawn at the end. */
 export type Template = (data: unknown) => string;
@@ -127,15 +140,6 @@ function text(value: unknown): string {
   return String(value);
 }
 
-function sanitizeDeep(value: unknown): unknown {
-  if (typeof value === 'string') return sanitizeText(value);
-  if (Array.isArray(value)) return value.map(sanitizeDeep);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeDeep(v)]));
-  }
-  return value;
-}
-
 type Paint = (style: string, text: string) => string;
 
 async function loadPaint(color: boolean): Promise<Paint> {
@@ -223,6 +227,21 @@ export async function compileTemplate(source: string, settings: TemplateSettings
   for (const [name, fn] of Object.entries(ours)) env.registerHelper(name, fn as (...a: unknown[]) => unknown);
   // Only known helpers (ours and Handlebars' own: each, if, unless, with, lookup), so a
   // misspelt one is found now, before anything is sent, not at the first record.
+  // Each {{#each}} counts what it produced (an inner one's text again in the outer: a bound,
+  // not a measure); the count passing the limit stops the rendering at once.
+  const limit = settings.outputLimit ?? TEMPLATE_OUTPUT_LIMIT;
+  let produced = 0;
+  const each = env.helpers.each as (this: unknown, ...args: unknown[]) => string;
+  env.registerHelper('each', function (this: unknown, ...args: unknown[]) {
+    const out = each.apply(this, args);
+    produced += out.length;
+    if (produced > limit) {
+      throw new TemplateError(
+        `--template: the output passed ${Math.round(limit / (1024 * 1024))} MB (each {{#each}} inside another multiplies the text); with -o ndjson the template renders each record alone`,
+      );
+    }
+    return out;
+  });
   const options = { noEscape: true, knownHelpersOnly: true, knownHelpers: Object.fromEntries(Object.keys(ours).map((name) => [name, true])) };
   const input = ast as Parameters<typeof env.compile>[0];
   try {
@@ -232,8 +251,9 @@ export async function compileTemplate(source: string, settings: TemplateSettings
   }
   const render = env.compile(input, options);
   return (data) => {
+    produced = 0;
     try {
-      const out = render(settings.tty ? sanitizeDeep(data) : data, { allowProtoPropertiesByDefault: false });
+      const out = render(settings.raw && !settings.tty ? data : sanitizeValue(data), { allowProtoPropertiesByDefault: false });
       return out + table.draw();
     } catch (err) {
       if (err instanceof TemplateError) throw err;

@@ -44,11 +44,13 @@ test('color and hyperlink: on a terminal with colour only', async () => {
   await assert.rejects(render('{{color "blinky" name}}', { name: 'x' }, terminal), /unknown style "blinky"/);
 });
 
-test('on a terminal the data loses its control sequences; the helpers keep theirs', async () => {
-  const evil = 'Van\x1b]52;c;aGk=\x07\x1b[2J!';
+test('the data loses its control sequences, on a terminal or piped (raw only with --raw, piped); the helpers keep theirs', async () => {
+  const evil = 'Van\x1b]52;c;aGk=\x07\x1b[2J!\u202e';
   assert.equal(await render('{{name}}', { name: evil }, terminal), 'Van!');
   assert.equal(await render('{{color "red" name}}', { name: evil }, terminal), '\x1b[31mVan!\x1b[39m');
-  assert.equal(await render('{{name}}', { name: evil }), evil, 'piped: the data as it is');
+  assert.equal(await render('{{name}}', { name: evil }), 'Van!', 'piped too');
+  assert.equal(await render('{{name}}', { name: evil }, { ...piped, raw: true }), evil, '--raw, piped: the data as sent');
+  assert.equal(await render('{{name}}', { name: evil }, { ...terminal, raw: true }), 'Van!', '--raw on a terminal: still stripped');
 });
 
 test('errors: syntax and unknown helpers when compiled; helper misuse when run; all TemplateError (exit 2)', async () => {
@@ -56,4 +58,14 @@ test('errors: syntax and unknown helpers when compiled; helper misuse when run; 
   await assert.rejects(compileTemplate('{{shout name}}', piped), (e: unknown) => e instanceof TemplateError && /shout/.test((e as Error).message));
   await assert.rejects(render('{{truncate name}}', { name: 'x' }), (e: unknown) => e instanceof TemplateError && /truncate takes 2/.test((e as Error).message));
   await assert.rejects(render('{{truncate 0 name}}', { name: 'x' }), /above 0/);
+});
+
+test('an {{#each}} inside {{#each}} that multiplies past the output limit stops with an error; within it, it renders', async () => {
+  const units = Array.from({ length: 60 }, (_, i) => ({ name: `unit ${i}` }));
+  const nested = '{{#each .}}{{#each ../.}}{{#each ../../.}}{{name}}{{"\\n"}}{{/each}}{{/each}}{{/each}}';
+  const bounded: TemplateSettings = { ...piped, outputLimit: 1024 * 1024 };
+  const template = await compileTemplate(nested, bounded);
+  assert.throws(() => template(units), (err: unknown) => err instanceof TemplateError && /--template: the output passed 1 MB/.test((err as Error).message));
+  // The count starts again for each rendering (each record with -o ndjson).
+  assert.equal(template(units.slice(0, 3)), (await compileTemplate(nested, piped))(units.slice(0, 3)));
 });

@@ -8,6 +8,7 @@
 import leafletJs from 'leaflet/dist/leaflet.js' with { type: 'text' };
 import leafletCss from 'leaflet/dist/leaflet.css' with { type: 'text' };
 import pageScript from './page-script.js' with { type: 'text' };
+import { sanitizeText } from '../sanitize.js';
 
 /** Distinct colours for units, in order (Tableau 10, then darker variants). */
 export const PALETTE = [
@@ -114,12 +115,21 @@ export function emptyPage(kind: PageData['kind'], title: string, subtitle: strin
 }
 
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return sanitizeText(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** JSON safe inside a <script> element: no "</script>" or "<!--" can close or confuse it. */
+/** Strings of the page's data as the page shows them: a unit's name carries no control or bidi characters. */
+function shownText(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? sanitizeText(value) : value;
+}
+
+/**
+ * JSON safe inside a <script> element: no "</script>" or "<!--" can close or confuse it. Its
+ * strings are stripped of control characters: the page shows them (labels, popups, the legend),
+ * and a U+202E in a name would show the rest of its line reversed.
+ */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value, shownText).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 
 /** Inlined script text must not contain "</script" (Leaflet's does not; checked anyway). */

@@ -1,12 +1,18 @@
 /**
  * Output through --jq or --template: the JSON document a command prints with -o json
  * (a list as one array, a record as one object), or each record of a stream (-o ndjson,
- * watch). jq's results print as `jq -r -c` prints them; a template's text as it renders,
- * ending in a newline. On a terminal, text is stripped of control sequences (for a template,
- * the data is, before the template adds its colours).
+ * watch). jq's results print as `jq -r -c` prints them, as jq prints them; a template's
+ * text as it renders, ending in a newline.
+ *
+ * Text from the service is stripped of control characters before the script sees it (the
+ * strings of the document, keys included; template.ts does it for templates), on a terminal
+ * or not: `--jq '.[].name'` piped to a pager or a log prints names, never their escape
+ * sequences or bidi overrides. What the expression or the template adds itself stays (a
+ * colour it asks for). Only --raw, which asks for the reply as the service sent it, hands the
+ * script the body unchanged. On a terminal jq's output is stripped as well, whatever made it.
  */
-import { JqError } from '../jq.js';
-import { sanitizeText } from '../sanitize.js';
+import { UsageError } from '../../errors.js';
+import { sanitizeText, sanitizeValue } from '../sanitize.js';
 import type { IO } from '../streams.js';
 import { compactJson } from './json.js';
 import type { OutputOptions, Rec, RecordStream, Script } from './types.js';
@@ -21,17 +27,28 @@ function lineEnded(text: string): string {
   return text === '' || text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** Runs jq over JSON texts; prints what it printed (and its warnings) even when it then fails. */
+/** Runs jq over JSON texts, printing what it prints as it prints it (and its messages), even when it then fails. */
 async function runJq(script: Extract<Script, { kind: 'jq' }>, inputs: readonly string[], opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
-  const result = script.program.run(inputs);
-  for (const warning of result.warnings) opts.io.err(warning);
-  if (result.text !== '') await opts.io.out(opts.tty ? sanitizeText(result.text) : result.text);
-  if (result.error !== undefined) throw new JqError(result.error);
+  const { io, tty } = opts;
+  // A reader that went away (`| head`) fails a write: jq stops rather than print for no one.
+  // (process.stdout is never destroyed, so the failure is heard here.)
+  let failed = false;
+  const onError = (): void => void (failed = true);
+  io.stdout.on('error', onError);
+  try {
+    await script.program.run(inputs, {
+      out: (text) => io.out(tty ? sanitizeText(text) : text),
+      warn: (line) => io.err(sanitizeText(line)),
+      closed: () => failed || io.stdout.destroyed,
+    });
+  } finally {
+    io.stdout.off('error', onError);
+  }
 }
 
 /** The whole document through the script. */
 export async function renderScripted(document: unknown, script: TextScript, opts: Pick<OutputOptions, 'io' | 'tty'>): Promise<void> {
-  if (script.kind === 'jq') return runJq(script, [compactJson(document)], opts);
+  if (script.kind === 'jq') return runJq(script, [compactJson(sanitizeValue(document))], opts);
   const text = lineEnded(script.template(document));
   if (text !== '') await opts.io.out(text);
 }
@@ -43,7 +60,7 @@ export async function renderRawScripted(body: string, script: TextScript, opts: 
   try {
     document = JSON.parse(body);
   } catch {
-    throw new JqError('--template needs a JSON reply; this one is not JSON');
+    throw new UsageError('--template needs a JSON reply; this one is not JSON');
   }
   return renderScripted(document, script, opts);
 }
@@ -87,7 +104,7 @@ class RecordScriptStream implements RecordStream {
       if (text !== '') await this.opts.io.out(text);
       return;
     }
-    this.batch.push(compactJson(rec));
+    this.batch.push(compactJson(sanitizeValue(rec)));
     if (this.batch.length >= JQ_BATCH) return this.flush();
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
