@@ -220,13 +220,13 @@ export function createContext(
         ...(ctx.globals.arg ?? []).map(([name, value]) => ({ kind: 'arg' as const, name, value })),
         ...(ctx.globals.argjson ?? []).map(([name, value]) => ({ kind: 'argjson' as const, name, value })),
       ];
+      // The invocation's zone (the zone rule) is jq's local time too (localtime, strflocaltime).
+      const timeZone = await ctx.timeZone();
       const scripted = await resolveScript(
-        // jq's local time: TZ, else the system's zone.
-        { jq, template, variables, env, zone: env.TZ, flag: ctx.globals.output, requested, fields: fields !== undefined, raw, tty: io.stdoutIsTTY, color, now },
+        { jq, template, variables, env, zone: timeZone, flag: ctx.globals.output, requested, fields: fields !== undefined, raw, tty: io.stdoutIsTTY, color, now },
         allowed,
       );
       const format = parseFormatFrom(scripted?.format ?? requested ?? 'table', allowed);
-      const timeZone = await ctx.timeZone();
       const out: OutputOptions = { io, format: 'table', fields, header: ctx.globals.header, color, tty: io.stdoutIsTTY, now, timeZone, script: scripted?.script };
       return { format, out };
     },
