@@ -72,9 +72,11 @@ DIR/did=<did>/part-<run>-<n>.<ext>, each holding every unit of the run for that 
 did then date, a new part past --max-file-size (default 128MB). Parts appear only when whole, after
 every unit is in. With --checkpoint, a run's parts are recorded in FILE before they are published
 and the units move after; a killed run's parts are removed by the next run, so every report lands
-in exactly one file. --out-dir s3://bucket/prefix writes the same layout to S3 (AWS_ACCESS_KEY_ID,
-AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION, AWS_PROFILE and ~/.aws files; AWS_ENDPOINT_URL_S3
-or AWS_ENDPOINT_URL for S3-compatible stores, path-style); large parts go up as multipart uploads.
+in exactly one file. --out-dir s3://bucket/prefix writes the same layout to S3, with credentials as
+the AWS tools find them (environment keys; AWS_PROFILE and ~/.aws files with role_arn,
+credential_process and SSO; web identity (IRSA); the container endpoint; EC2 IMDSv2), renewed before
+they expire; AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL for S3-compatible stores, path-style; large
+parts go up as multipart uploads.
 --compression zstd|snappy|gzip|none sets the Parquet codec (default zstd); each Parquet file's
 metadata names its schema version, the unit of speed, the window and the trackctl that wrote it.
 
