@@ -61,8 +61,6 @@ export class Place {
   setOff: Fix | undefined;
   /** The departure, once the unit left. */
   departure: Fix | undefined;
-  /** Ended by a long silence. */
-  cut = false;
   longestSilence = 0;
   /** The earliest the unit may have come here: the last report before the silence it arrived in (else the first fix). */
   since: number;
@@ -105,7 +103,7 @@ export class Place {
     return {
       kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
       lat: this.centre.lat, lng: this.centre.lng, address: this.address,
-      partial: this.edge || this.cut || this.departure === undefined,
+      partial: this.edge || this.departure === undefined,
     };
   }
 }
