@@ -63,7 +63,7 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import type { DayClock } from './days.js';
-import { distKm, leaving, outlierReason, segmentKm, speedOf, type Fix } from './fix.js';
+import { distKm, fartherThan, leaving, outlierReason, segmentKm, speedOf, type Fix } from './fix.js';
 import { hasPosition, odometerKm } from './geo.js';
 import { Move } from './move.js';
 import type { ReportParams } from './params.js';
@@ -219,18 +219,19 @@ export class MotionTracker {
     const p = c[c.length - 1] ?? run.last;
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
-    if (halt >= 0 && distKm(c[halt] as Fix, f) > this.radiusKm && !this.restedBefore(p, f)) {
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !this.restedBefore(p, f)) {
       this.haltedThenMoved(halt, f, out);
       return;
     }
     if (first && this.cameToRest(p, f, out)) return;
-    if (first && distKm(first, f) > this.radiusKm && this.restedBefore(p, f)) {
+    const away = first !== undefined && fartherThan(first, f, this.radiusKm);
+    if (away && this.restedBefore(p, f)) {
       for (const x of c) run.add(x);
       this.candidate = [f];
       this.restFrom = p;
       return;
     }
-    if (first && distKm(first, f) > this.radiusKm) {
+    if (away) {
       this.restFrom = undefined;
       const i = this.reanchor(f);
       const last = c[c.length - 1] as Fix;
@@ -253,11 +254,11 @@ export class MotionTracker {
    * candidate's arrival there; f then departs from it.
    */
   private cameToRest(p: Fix, f: Fix, out: Segment[]): boolean {
-    if (p.going || !f.going || f.t - p.t < this.params.minStopDurationS || distKm(p, f) <= this.radiusKm) return false;
+    if (p.going || !f.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
     if (this.stoodS(p, f) + STAND_SLACK_S < this.params.minStopDurationS) return false;
     const c = this.candidate;
     let k = c.length - 1;
-    while (k > 0 && distKm(c[k - 1] as Fix, p) <= this.radiusKm) k--;
+    while (k > 0 && !fartherThan(c[k - 1] as Fix, p, this.radiusKm)) k--;
     const run = this.run as Move;
     for (let i = 0; i < k; i++) run.add(c[i] as Fix);
     this.candidate = c.slice(k);
@@ -332,7 +333,7 @@ export class MotionTracker {
     const c = this.candidate;
     const run = this.run as Move;
     let k = c.length;
-    while (k > 0 && distKm(c[k - 1] as Fix, f) <= this.radiusKm) k--;
+    while (k > 0 && !fartherThan(c[k - 1] as Fix, f, this.radiusKm)) k--;
     const q = k > 0 ? (c[k - 1] as Fix) : run.last;
     const s = c[k] ?? f;
     if (s.t - q.t < this.params.minStopDurationS) return false;
@@ -366,9 +367,9 @@ export class MotionTracker {
     const c = this.candidate;
     for (let j = end - 1; j >= 0; j--) {
       const h = c[j] as Fix;
-      if (distKm(h, c[end - 1] as Fix) > this.radiusKm) return -1;
+      if (fartherThan(h, c[end - 1] as Fix, this.radiusKm)) return -1;
       if (this.isHalt(h)) {
-        for (let i = j + 1; i < end; i++) if (distKm(h, c[i] as Fix) > this.radiusKm) return -1;
+        for (let i = j + 1; i < end; i++) if (fartherThan(h, c[i] as Fix, this.radiusKm)) return -1;
         return j;
       }
     }
@@ -401,8 +402,8 @@ export class MotionTracker {
     const c = this.candidate;
     outer: for (let i = 1; i < c.length; i++) {
       const a = c[i] as Fix;
-      if (distKm(a, f) > this.radiusKm) continue;
-      for (let j = c.length - 1; j > i; j--) if (distKm(a, c[j] as Fix) > this.radiusKm) continue outer;
+      if (fartherThan(a, f, this.radiusKm)) continue;
+      for (let j = c.length - 1; j > i; j--) if (fartherThan(a, c[j] as Fix, this.radiusKm)) continue outer;
       return i;
     }
     return c.length;

@@ -1,7 +1,7 @@
 /**
  * Where a unit stands: a stop once confirmed, and the robust centre of its fixes.
  */
-import { distKm, leaving, type Fix } from './fix.js';
+import { fartherThan, leaving, type Fix } from './fix.js';
 import type { StopSegment } from './segments.js';
 
 /** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
@@ -96,7 +96,7 @@ export class Place {
 
   /** Within the radius: of the centre for a stop, of the first fix before (a crawl must not drag the centre along). */
   holds(f: Fix, radiusKm: number): boolean {
-    return distKm(this.confirmed ? this.centre : this.first, f) <= radiusKm;
+    return !fartherThan(this.confirmed ? this.centre : this.first, f, radiusKm);
   }
 
   segment(): StopSegment {
