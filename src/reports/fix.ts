@@ -3,7 +3,7 @@
  * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
  */
 import type { ReportPoint } from '../api/types.js';
-import { haversineKm, odometerKm } from './geo.js';
+import { EARTH_RADIUS_KM, haversineKm, odometerKm } from './geo.js';
 
 /** A report with a usable position, and what the tracker made of it. */
 export interface Fix {
@@ -19,6 +19,13 @@ export interface Fix {
 }
 
 export const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number => haversineKm(a.lat, a.lng, b.lat, b.lng);
+
+/** Kilometres per degree along a meridian: no great circle between two points is shorter than their latitude difference at this. */
+const KM_PER_DEG_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
+
+/** Whether a and b are farther apart than km: the latitude difference alone often says so without the trigonometry (the hot path of a moving unit). */
+export const fartherThan = (a: { lat: number; lng: number }, b: { lat: number; lng: number }, km: number): boolean =>
+  Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km || haversineKm(a.lat, a.lng, b.lat, b.lng) > km;
 
 /** Kilometres between two fixes of a move: the odometer's when plausible, else the great circle. */
 export function segmentKm(a: Fix, b: Fix): number {
@@ -38,8 +45,6 @@ export const speedOf = (r: ReportPoint): number => {
 /** How far out of its way a jump must take a unit before the detour rule calls it one, km. */
 const DETOUR_KM = 1;
 
-const kmh = (a: Fix, b: Fix): number => (distKm(a, b) * 3600) / Math.max(1, Math.abs(b.t - a.t));
-
 /**
  * Why x, between a and c, is an outlier, or undefined. Either it implies an impossible speed
  * from both neighbours, or it is a detour the unit cannot have driven: out and back by more
@@ -47,21 +52,23 @@ const kmh = (a: Fix, b: Fix): number => (distKm(a, b) * 3600) / Math.max(1, Math
  * (when plausible) or than the fastest speed any of the three reported would cover.
  */
 export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | undefined {
-  const inKmh = kmh(a, x);
-  const outKmh = kmh(x, c);
+  // each distance once: this runs for every report
+  const ax = distKm(a, x);
+  const xc = distKm(x, c);
+  const inKmh = (ax * 3600) / Math.max(1, Math.abs(x.t - a.t));
+  const outKmh = (xc * 3600) / Math.max(1, Math.abs(c.t - x.t));
   if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
   const direct = distKm(a, c);
   const odo = odometerKm(a.r, c.r, direct);
   if (odo !== undefined) {
     // the odometer agrees with the way from a to c, yet x lies farther from a or c than it counts: x's position is wrong
-    for (const [u, v] of [[a, x], [x, c]] as const) {
+    for (const [u, v, km] of [[a, x, ax], [x, c, xc]] as const) {
       const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
-      const km = distKm(u, v);
-      if (typeof x.r.properties.odometer === 'number' && delta >= 0 && odometerKm(u.r, v.r, km) === undefined && km > delta)
+      if (typeof x.r.properties.odometer === 'number' && delta >= 0 && km > delta && odometerKm(u.r, v.r, km) === undefined)
         return `${km.toFixed(1)} km from the fix ${u === a ? 'before' : 'after'}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
     }
   }
-  const way = distKm(a, x) + distKm(x, c);
+  const way = ax + xc;
   if (way <= 2 * direct + DETOUR_KM) return undefined;
   const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
   if (way <= could + DETOUR_KM) return undefined;

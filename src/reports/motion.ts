@@ -39,13 +39,22 @@
  *   least minStopDurationS after which the unit is elsewhere, ends the move at the 'stopped'
  *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
  *   silence.
- * - A silence longer than maxGapS after which the unit is elsewhere ends what was in progress
- *   at the last fix before it (partial: nothing is known in between; a 'moving' report after it
- *   still dates the next start); detection starts afresh after it, as at the start of the
- *   stream. The way across counts as a short move (partial) of the odometer's or the straight
- *   line's kilometres, so the summary keeps them. The stream's edges cut too: what began before
- *   the first fix or goes on after the last is partial, and an edge stop shorter than
- *   minStopDurationS is no stop.
+ * - Every silence after which the unit is elsewhere (beyond stopRadiusM) is explained, whatever
+ *   its length, by what could have happened in it: the way between the reports around it (the
+ *   odometer's or the straight line) against its length. At rest before it and not driving
+ *   after it: it drove in the silence, a trip from the last report before it to the first after
+ *   it. At rest before it and driving after it: the way at the speed it drives takes part of the
+ *   silence; when the rest leaves --min-stop, it stood where it was until it set off in the
+ *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
+ *   stop until that fix, even with a single report there), else it left at its last report.
+ *   Moving before it: the move goes on across it (or it rested, above). A move that crossed a
+ *   silence longer than maxGapS in which the unit moved is inferred: no report shows that part
+ *   of it, the reports around the silence bound it.
+ * - The stream's edges cut: what began before the first fix or goes on after the last is
+ *   partial (a lone last fix elsewhere too: whether it is a jump is not decided), an edge stop
+ *   shorter than minStopDurationS is no stop, and a last fix farther from the one before than
+ *   their odometers count (by more than the stop radius) is left out: a move the odometer says
+ *   did not happen.
  *
  * Distance between two fixes of a move: the odometer difference when both carry an odometer
  * and it is plausible (not negative, not much shorter than the straight line, no faster than
@@ -54,7 +63,7 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import type { DayClock } from './days.js';
-import { distKm, leaving, outlierReason, speedOf, type Fix } from './fix.js';
+import { distKm, fartherThan, leaving, outlierReason, segmentKm, speedOf, type Fix } from './fix.js';
 import { hasPosition, odometerKm } from './geo.js';
 import { Move } from './move.js';
 import type { ReportParams } from './params.js';
@@ -66,6 +75,9 @@ const JITTER_RADII = 3;
 
 /** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
 const ROLL_KM = 1;
+
+/** How far a stand estimated across a silence may fall short of --min-stop and still count (speeds to 0.1, odometers to the metre), s. */
+const STAND_SLACK_S = 10;
 
 /**
  * The segmentation state machine of one unit. push() takes reports in date order and
@@ -95,6 +107,8 @@ export class MotionTracker {
   private runPartial = false;
   /** The candidate began after a silence the unit spent at rest: it arrived at this fix, the last before the silence. */
   private restFrom: Fix | undefined;
+  /** finish() is stepping the stream's last fix. */
+  private ending = false;
 
   constructor(params: ReportParams, options: TrackerOptions = {}) {
     this.params = params;
@@ -158,9 +172,15 @@ export class MotionTracker {
     const out: Segment[] = [];
     const held = this.held;
     this.held = undefined;
-    if (held) {
+    const kept = this.kept;
+    const still = held && kept ? this.odometerStill(kept, held) : undefined;
+    if (held && still !== undefined) {
+      this.tell('outlier', held, held, null, held, `the last fix, ${distKm(kept as Fix, held).toFixed(1)} km from the fix before, where the odometer counts ${still.toFixed(1)} km: a move the odometer says did not happen, left out`);
+    } else if (held) {
       this.kept = held;
+      this.ending = true;
       this.step(held, out);
+      this.ending = false;
     }
     const place = this.place;
     if (place) {
@@ -191,7 +211,6 @@ export class MotionTracker {
         if (!place.confirmed && f.t - place.first.t >= this.params.minStopDurationS) place.confirmed = true;
         return;
       }
-      if (f.t - place.last.t > this.params.maxGapS) return this.gapAtPlace(place, f, out);
       return this.depart(place, f, out);
     }
     const run = this.run as Move;
@@ -200,28 +219,24 @@ export class MotionTracker {
     const p = c[c.length - 1] ?? run.last;
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
-    if (halt >= 0 && distKm(c[halt] as Fix, f) > this.radiusKm && !this.restedBefore(p, f)) {
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !this.restedBefore(p, f)) {
       this.haltedThenMoved(halt, f, out);
       return;
     }
-    if (first && distKm(first, f) > this.radiusKm && this.restedBefore(p, f)) {
+    if (first && this.cameToRest(p, f, out)) return;
+    const away = first !== undefined && fartherThan(first, f, this.radiusKm);
+    if (away && this.restedBefore(p, f)) {
       for (const x of c) run.add(x);
       this.candidate = [f];
       this.restFrom = p;
       return;
     }
-    if (first && distKm(first, f) > this.radiusKm) {
+    if (away) {
       this.restFrom = undefined;
       const i = this.reanchor(f);
       const last = c[c.length - 1] as Fix;
       if (i === c.length && f.t - last.t > this.params.maxGapS) {
-        for (const x of c) run.add(x);
-        this.candidate = [];
-        this.tell('gap', last, f, distKm(last, f), null, `silent ${f.t - last.t} s (over --max-gap ${this.params.maxGapS} s) and ${Math.round(distKm(last, f) * 1000)} m away: the move ends at the last fix before the silence`);
-        this.endMove(undefined, true, out);
-        this.acrossGap(last, f, out);
-        this.place = new Place(f, false, true);
-        return;
+        this.tellSilence(last, f, 'moving before it, not at rest on both sides: the move went on across it');
       }
       for (let k = 0; k < i; k++) run.add(c[k] as Fix);
       c.splice(0, i);
@@ -229,6 +244,43 @@ export class MotionTracker {
     if (c.length >= MAX_HELD) run.add(c.shift() as Fix);
     c.push(f);
     if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
+  }
+
+  /**
+   * The candidate's last fix p is at rest, then a silence of --min-stop or more, and f drives
+   * elsewhere: when the way from p to f at the speed f drives leaves --min-stop of the silence, the
+   * unit came to rest at p's place and stood there until it set off in the silence (an
+   * ignition-powered tracker whose first fix comes after it drove off). The stop begins at the
+   * candidate's arrival there; f then departs from it.
+   */
+  private cameToRest(p: Fix, f: Fix, out: Segment[]): boolean {
+    if (p.going || !f.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
+    if (this.stoodS(p, f) + STAND_SLACK_S < this.params.minStopDurationS) return false;
+    const c = this.candidate;
+    let k = c.length - 1;
+    while (k > 0 && !fartherThan(c[k - 1] as Fix, p, this.radiusKm)) k--;
+    const run = this.run as Move;
+    for (let i = 0; i < k; i++) run.add(c[i] as Fix);
+    this.candidate = c.slice(k);
+    this.restFrom = undefined;
+    this.arrive(out);
+    this.step(f, out);
+    return true;
+  }
+
+  /** Seconds of the silence from p to f the unit stood: the silence less the way at the speed driven around it (f's, or p's when faster). */
+  private stoodS(p: Fix, f: Fix): number {
+    const kmh = Math.max(f.going ? f.speed : 0, p.going ? p.speed : 0);
+    if (!(kmh > 0)) return 0;
+    return f.t - p.t - (segmentKm(p, f) * 3600) / kmh;
+  }
+
+  /** --explain: the story chosen for a silence between a and b, in which the unit moved. */
+  private tellSilence(a: Fix, b: Fix, story: string): void {
+    if (!this.explain) return;
+    const km = segmentKm(a, b);
+    const over = b.t - a.t > this.params.maxGapS ? ` (over --max-gap ${this.params.maxGapS} s: inferred)` : '';
+    this.tell('gap', a, b, km, null, `silent ${b.t - a.t} s${over}, ${Math.round(km * 1000)} m away (${(km * 3600 / Math.max(1, b.t - a.t)).toFixed(1)} km/h on average), ${story}`);
   }
 
   /**
@@ -243,6 +295,19 @@ export class MotionTracker {
     if (odo !== undefined) return odo <= straight + this.radiusKm;
     // Without an odometer, a silence longer than --max-gap proves nothing beyond the last stretch rolled to a stop.
     return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
+  }
+
+  /**
+   * The odometer's count from a to b when both carry one and it says the unit did not go the way
+   * between (it counts less than the straight line by more than the stop radius), else undefined.
+   * Nothing after the stream's last fix can show it to be a jump: the odometer decides.
+   */
+  private odometerStill(a: Fix, b: Fix): number | undefined {
+    const o1 = a.r.properties.odometer;
+    const o2 = b.r.properties.odometer;
+    if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
+    const delta = o2 - o1;
+    return delta >= 0 && delta + this.radiusKm < distKm(a, b) ? delta : undefined;
   }
 
   /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */
@@ -268,7 +333,7 @@ export class MotionTracker {
     const c = this.candidate;
     const run = this.run as Move;
     let k = c.length;
-    while (k > 0 && distKm(c[k - 1] as Fix, f) <= this.radiusKm) k--;
+    while (k > 0 && !fartherThan(c[k - 1] as Fix, f, this.radiusKm)) k--;
     const q = k > 0 ? (c[k - 1] as Fix) : run.last;
     const s = c[k] ?? f;
     if (s.t - q.t < this.params.minStopDurationS) return false;
@@ -302,9 +367,9 @@ export class MotionTracker {
     const c = this.candidate;
     for (let j = end - 1; j >= 0; j--) {
       const h = c[j] as Fix;
-      if (distKm(h, c[end - 1] as Fix) > this.radiusKm) return -1;
+      if (fartherThan(h, c[end - 1] as Fix, this.radiusKm)) return -1;
       if (this.isHalt(h)) {
-        for (let i = j + 1; i < end; i++) if (distKm(h, c[i] as Fix) > this.radiusKm) return -1;
+        for (let i = j + 1; i < end; i++) if (fartherThan(h, c[i] as Fix, this.radiusKm)) return -1;
         return j;
       }
     }
@@ -337,8 +402,8 @@ export class MotionTracker {
     const c = this.candidate;
     outer: for (let i = 1; i < c.length; i++) {
       const a = c[i] as Fix;
-      if (distKm(a, f) > this.radiusKm) continue;
-      for (let j = c.length - 1; j > i; j--) if (distKm(a, c[j] as Fix) > this.radiusKm) continue outer;
+      if (fartherThan(a, f, this.radiusKm)) continue;
+      for (let j = c.length - 1; j > i; j--) if (fartherThan(a, c[j] as Fix, this.radiusKm)) continue outer;
       return i;
     }
     return c.length;
@@ -352,9 +417,11 @@ export class MotionTracker {
 
   /** The unit left `place` with fix f. */
   private depart(place: Place, f: Fix, out: Segment[]): void {
-    if (f.t - place.last.t >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold)) {
+    const silent = f.t - place.last.t;
+    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold)) {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
-      // it moved in the silence and stood at f's place before f.
+      // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
+      this.tellSilence(place.last, f, 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
       place.departure = place.last;
       if (place.confirmed) this.left = place;
       const run = new Move(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
@@ -362,16 +429,28 @@ export class MotionTracker {
       this.run = run;
       this.runPartial = false;
       this.candidate = [];
-      this.endMove(undefined, false, out);
+      // the last fix of the stream, alone elsewhere: whether the unit arrived there or the fix jumped is not decided
+      this.endMove(undefined, this.ending, out);
       this.place = new Place(f, false, false, f, place.last.t);
       return;
+    }
+    // Driving after a silence here: it stood until it set off in the silence (its first fix came
+    // late), unless the way to f at the speed it drives took the silence (it left at its last report).
+    let drove = false;
+    if (silent >= this.params.minStopDurationS) {
+      const stood = this.stoodS(place.last, f);
+      drove = stood + STAND_SLACK_S < this.params.minStopDurationS;
+      if (!drove && !place.confirmed && place.last.t - place.arrival.t + stood + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
+      this.tellSilence(place.last, f, drove
+        ? `driving after it, and the way at ${f.speed} km/h takes most of it: the unit left at the last report before it`
+        : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
     }
     // The tracker says it set off from here, having come after a silence long enough for a stop: it stood here.
     if (!place.confirmed && !place.edge && place.setOff && place.setOff !== place.first && place.setOff.t - place.since >= this.params.minStopDurationS) place.confirmed = true;
     if (leaving(place.last, f)) place.leaving.push(place.last);
     else place.leaving.length = 0;
     const on = place.leaving;
-    const from = place.setOff ?? on[0] ?? (f.going ? f : place.last);
+    const from = place.setOff ?? on[0] ?? (f.going && !drove ? f : place.last);
     place.departure = from;
     this.place = undefined;
     // the tracker's own 'moving' report dates the start even at the edge of the reports
@@ -426,42 +505,16 @@ export class MotionTracker {
     const km = run.distanceKm;
     const trip = duration >= p.minTripDurationS || km >= p.minTripDistanceKm;
     const partial = this.runPartial || cut;
-    out.push(run.segment(trip, partial));
+    out.push(run.segment(trip, partial, p.maxGapS));
     if (this.explain) {
       const size = `${km.toFixed(3)} km in ${duration} s`;
       const why = trip
         ? `${size}: a trip (${km >= p.minTripDistanceKm ? `at least --min-trip-distance ${p.minTripDistanceKm} km` : `at least --min-trip-duration ${p.minTripDurationS} s`})`
         : `${size}: a short move, not a trip (under --min-trip-distance ${p.minTripDistanceKm} km and --min-trip-duration ${p.minTripDurationS} s); its distance counts in the summary`;
-      const edges = partial ? `; cut by ${cut ? 'the end of the reports or a silence' : 'the start of the reports'}` : '';
-      this.tell(trip ? 'trip' : 'move', run.start, run.last, km, null, `${why}${next ? `, ended on staying within --stop-radius ${p.stopRadiusM} m for --min-stop ${p.minStopDurationS} s` : ''}${edges}`);
+      const edges = partial ? `; cut by ${cut ? 'the end of the reports' : 'the start of the reports'}` : '';
+      const inferred = run.silence > p.maxGapS ? `; inferred: it crossed a silence of ${run.silence} s (over --max-gap ${p.maxGapS} s) in which it moved` : '';
+      this.tell(trip ? 'trip' : 'move', run.start, run.last, km, null, `${why}${inferred}${next ? `, ended on staying within --stop-radius ${p.stopRadiusM} m for --min-stop ${p.minStopDurationS} s` : ''}${edges}`);
     }
-  }
-
-  /** A silence longer than --max-gap after which the unit is away from where it stood. */
-  private gapAtPlace(place: Place, f: Fix, out: Segment[]): void {
-    const km = distKm(place.last, f);
-    this.tell('gap', place.last, f, km, null, `silent ${f.t - place.last.t} s (over --max-gap ${this.params.maxGapS} s) and ${Math.round(km * 1000)} m away: the stop ends at the last fix before the silence`);
-    if (place.confirmed) {
-      place.departure = place.last;
-      place.cut = true;
-      this.emitStop(place, out);
-    } else {
-      this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s before a silence: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
-    }
-    this.acrossGap(place.last, f, out);
-    this.place = new Place(f, false, true);
-  }
-
-  /**
-   * The way across a silence longer than --max-gap, from the last fix before it to f elsewhere:
-   * when the unit drove is not known, so no trip, but its kilometres (the odometer's when
-   * plausible, else the straight line) count in the summary, on the day of f, as a short move.
-   */
-  private acrossGap(last: Fix, f: Fix, out: Segment[]): void {
-    const move = new Move(f, this.clock, false, undefined, this.radiusKm, last);
-    if (move.distanceKm === 0) return;
-    out.push(move.segment(false, true));
-    this.tell('move', last, f, move.distanceKm, null, `${move.distanceKm.toFixed(3)} km across a silence over --max-gap ${this.params.maxGapS} s (${odometerKm(last.r, f.r, distKm(last, f)) === undefined ? 'the straight line' : 'the odometer'}): not a trip, its distance counts in the summary`);
   }
 
   private emitStop(place: Place, out: Segment[]): void {
@@ -471,7 +524,7 @@ export class MotionTracker {
     const until = place.departure ?? place.last;
     const silence = place.longestSilence >= 600 ? `, through a silence of ${place.longestSilence} s at the same place` : '';
     const rest = place.arrival !== place.first ? `, at rest from the last report before a silence of ${place.first.t - place.arrival.t} s` : '';
-    const cut = seg.partial ? '; cut by the edge of the reports or a silence' : '';
+    const cut = seg.partial ? '; cut by the edge of the reports' : '';
     this.tell('stop', place.arrival, until, null, place.centre,
       `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.arrival.t} s (at least --min-stop ${this.params.minStopDurationS} s)${rest}${silence}${cut}`);
   }

@@ -3,7 +3,7 @@
  * day when the tracker has a clock.
  */
 import type { Day, DayClock } from './days.js';
-import { distKm, segmentKm, type Fix } from './fix.js';
+import { distKm, fartherThan, segmentKm, type Fix } from './fix.js';
 import type { Centre } from './place.js';
 import type { DayPart, TripSegment } from './segments.js';
 
@@ -17,6 +17,8 @@ export class Move {
   maxSpeed: number;
   parts: DayPart[] = [];
   path: number[] | undefined;
+  /** The longest silence between two of its fixes (or before its first, from the stop) across which the unit moved beyond the stop radius, s. */
+  silence = 0;
   /** Farthest from the centre of the stop it left, km, and how many fixes were beyond its radius. */
   maxAwayKm = 0;
   awayFixes = 0;
@@ -37,6 +39,7 @@ export class Move {
     const part = clock ? this.partOf(clock.dayOf(start.t)) : undefined;
     if (part) part.maxSpeed = start.speed;
     if (hop) {
+      this.silent(hop, start);
       const km = segmentKm(hop, start);
       this.distanceKm += km;
       if (part) part.distanceKm += km;
@@ -62,6 +65,7 @@ export class Move {
     const driving = a.moving || f.moving;
     const km = segmentKm(a, f);
     this.distanceKm += km;
+    this.silent(a, f);
     if (driving) {
       this.drivingTime += dt;
       this.speedTime += (dt * (a.speed + f.speed)) / 2;
@@ -97,15 +101,21 @@ export class Move {
     this.path?.push(f.lng, f.lat);
   }
 
+  private silent(a: Fix, b: Fix): void {
+    const dt = b.t - a.t;
+    if (dt > this.silence && fartherThan(a, b, this.radiusKm)) this.silence = dt;
+  }
+
   private away(f: Fix): void {
     const km = distKm(this.from as Centre, f);
     if (km > this.maxAwayKm) this.maxAwayKm = km;
     if (km > this.radiusKm) this.awayFixes++;
   }
 
-  segment(trip: boolean, partial: boolean): TripSegment {
+  /** `maxGapS`: a silence longer than this across which it moved makes the move inferred. */
+  segment(trip: boolean, partial: boolean, maxGapS: number): TripSegment {
     return {
-      kind: 'trip', trip, partial, start: this.start.r, end: this.last.r,
+      kind: 'trip', trip, partial, inferred: this.silence > maxGapS, start: this.start.r, end: this.last.r,
       distanceKm: this.distanceKm, drivingTime: this.drivingTime, maxSpeed: this.maxSpeed,
       avgSpeed: this.drivingTime > 0 ? this.speedTime / this.drivingTime : 0,
       parts: this.parts, path: this.path,

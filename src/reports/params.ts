@@ -24,7 +24,7 @@ export interface ReportParams {
   outlierSpeedKmh: number;
   /** A report is moving when its speed is above this (service speed unit), unless motion_state decides. */
   speedThreshold: number;
-  /** A silence longer than this (s) in which the unit moved ends what was in progress: nothing is known in between. */
+  /** A trip that crossed a silence longer than this (s) in which the unit moved is marked inferred: no report shows that part. */
   maxGapS: number;
   /** Once the unit has sent a motion_state report, its latest value says moving or stopped instead of the speed. */
   useMotionState: boolean;

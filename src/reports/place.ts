@@ -1,7 +1,7 @@
 /**
  * Where a unit stands: a stop once confirmed, and the robust centre of its fixes.
  */
-import { distKm, leaving, type Fix } from './fix.js';
+import { fartherThan, leaving, type Fix } from './fix.js';
 import type { StopSegment } from './segments.js';
 
 /** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
@@ -61,8 +61,6 @@ export class Place {
   setOff: Fix | undefined;
   /** The departure, once the unit left. */
   departure: Fix | undefined;
-  /** Ended by a long silence. */
-  cut = false;
   longestSilence = 0;
   /** The earliest the unit may have come here: the last report before the silence it arrived in (else the first fix). */
   since: number;
@@ -98,14 +96,14 @@ export class Place {
 
   /** Within the radius: of the centre for a stop, of the first fix before (a crawl must not drag the centre along). */
   holds(f: Fix, radiusKm: number): boolean {
-    return distKm(this.confirmed ? this.centre : this.first, f) <= radiusKm;
+    return !fartherThan(this.confirmed ? this.centre : this.first, f, radiusKm);
   }
 
   segment(): StopSegment {
     return {
       kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
       lat: this.centre.lat, lng: this.centre.lng, address: this.address,
-      partial: this.edge || this.cut || this.departure === undefined,
+      partial: this.edge || this.departure === undefined,
     };
   }
 }

@@ -19,6 +19,8 @@ export interface TripSegment {
   trip: boolean;
   /** Cut by the stream's edge or a long silence: it began before the first fix, or its end is not known. */
   partial: boolean;
+  /** It crossed a silence longer than --max-gap in which the unit moved: no report shows that part, the reports around it bound it. */
+  inferred: boolean;
   start: ReportPoint;
   end: ReportPoint;
   distanceKm: number;
@@ -46,7 +48,7 @@ export interface StopSegment {
   lng: number;
   /** The first address known during the stop. */
   address: string | null;
-  /** Began at the stream's first fix or after a long silence, or still open at the end, or ended by a long silence. */
+  /** Began at the stream's first fix, or still open at the end of the stream. */
   partial: boolean;
 }
 

@@ -4,8 +4,8 @@
  * however short the move). Field names are fixed by the design; lat/lng are the median of
  * the stop's fixes. Additions: `open`, true for the stop still in progress when the stream
  * ends (departure null, duration up to the last report); `partial`, true for a stop cut by
- * the edge of the reports or by a silence longer than --max-gap (the first stop of a unit
- * parked when the window starts begins at its first report).
+ * the edge of the reports (the first stop of a unit parked when the window starts begins at
+ * its first report).
  */
 import type { ReportPoint } from '../api/types.js';
 import { MotionTracker } from './motion.js';

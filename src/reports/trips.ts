@@ -1,8 +1,9 @@
 /**
  * The trips report: one record per trip of a unit (motion.ts says what a trip is; short
  * moves are not trips). Field names are fixed by the design; drivingTime (seconds moving
- * within the trip, halts excluded) and partial (cut by the edge of the window or a silence
- * longer than --max-gap) are additions.
+ * within the trip, halts excluded), partial (cut by the edge of the window) and inferred
+ * (it crossed a silence longer than --max-gap in which the unit moved, so the reports around
+ * the silence bound it, none shows it) are additions.
  *
  * A trip runs from its departure to its arrival; when the first fix beyond the stop is
  * already moving, the way from the stop to it counts in the distance (not in the time).
@@ -39,8 +40,10 @@ export interface Trip {
   endAddress: string | null;
   /** Seconds spent moving: duration less the halts. */
   drivingTime: number;
-  /** Cut by the edge of the reports or a silence longer than --max-gap: it began earlier or ended later than seen. */
+  /** Cut by the edge of the reports: it began earlier or ended later than seen. */
   partial: boolean;
+  /** It crossed a silence longer than --max-gap in which the unit moved: no report shows that part; start and end may lie anywhere in the silence. */
+  inferred: boolean;
 }
 
 /** A trip with the positions of its reports, for LineString and GPX output (tripProcessor with `path: true`). */
@@ -81,6 +84,7 @@ export function tripRecord(seg: TripSegment): Trip {
     endAddress: e.address ?? null,
     drivingTime: seg.drivingTime,
     partial: seg.partial,
+    inferred: seg.inferred,
   };
 }
 

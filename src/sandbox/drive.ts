@@ -9,7 +9,9 @@
  * least 90 s. Real trackers' habits are part of the plan: some stops hold a short
  * repositioning move (another dock, the next street), some segments crawl in traffic or
  * run over the speed limit, and the plan's silences say when the unit sends nothing
- * (a logger asleep while parked, a tunnel, a power cut, sometimes over a whole trip).
+ * (a logger asleep while parked, an ignition-powered tracker off while parked until its
+ * first fix minutes into the next trip, a tunnel, a power cut, sometimes over a whole trip
+ * or two trips and the stop between, well over an hour).
  *
  * The odometer needs the distance of every earlier day without planning them: a
  * unit's day distances telescope, D(j) = mean + wiggle·(u(j+1) − u(j)) for its j-th
@@ -33,6 +35,11 @@ export const GAP_MIN = 180;
 export const GAP_MAX = 2400;
 /** Share of working days on which the unit is silent over one whole trip (and a little of the stops around it). */
 export const TRIP_SILENCE_RATE = 0.12;
+/** Share of those days on which the silence spans two delivery legs and the stop between (well over an hour). */
+export const LONG_TRIP_SILENCE_RATE = 0.4;
+/** An ignition-powered tracker's first fix after it drives off comes this many seconds late. */
+export const FIRST_FIX_MIN = 30;
+export const FIRST_FIX_MAX = 180;
 /** A sleeper (see SLEEPER_RATE) sleeps at this share of its stops. */
 export const SLEEP_RATE = 0.7;
 /** A sleep lasts 15 minutes to 10 hours (never past 5 minutes before the unit leaves). */
@@ -101,8 +108,12 @@ export interface Stop {
   odo: number;
 }
 
-/** `sleep`: the logger sleeps while parked; `outage`: a tunnel, a power cut (anywhere, sometimes over a whole trip). */
-export type SilenceKind = 'sleep' | 'outage';
+/**
+ * `sleep`: the logger sleeps while parked; `outage`: a tunnel, a power cut (anywhere, sometimes
+ * over a whole trip); `ignition`: an ignition-powered tracker, off from just after it parks (its
+ * `stopped` report is sent) until its first fix, 30 s to 3 minutes after it drove off.
+ */
+export type SilenceKind = 'sleep' | 'outage' | 'ignition';
 
 /** No reports in [from, to). */
 export interface Silence {
@@ -153,7 +164,7 @@ export function planDay(seed: number, u: DriveUnit, d: number): DayPlan {
   return plan;
 }
 
-/** Sorted and disjoint: overlapping silences become one (an outage if either is). */
+/** Sorted and disjoint: overlapping silences become one (an outage if either is, else ignition if either is). */
 function merged(list: Silence[]): Silence[] {
   list.sort((a, b) => a.from - b.from);
   const out: Silence[] = [];
@@ -161,7 +172,7 @@ function merged(list: Silence[]): Silence[] {
     const last = out[out.length - 1];
     if (last && s.from <= last.to) {
       last.to = Math.max(last.to, s.to);
-      if (s.kind === 'outage') last.kind = 'outage';
+      if (s.kind === 'outage' || (s.kind === 'ignition' && last.kind === 'sleep')) last.kind = s.kind;
     } else out.push(s);
   }
   return out;
@@ -392,11 +403,15 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
     const k = Math.floor(r(207) * trips.length);
     const tr = (trips[k]?.short ? trips[k + 1] ?? trips[k - 1] : trips[k]) as Trip;
     const i = trips.indexOf(tr);
+    // sometimes on over the stop after it and the next delivery leg too: two trips inside one silence
+    const next = trips[i + 1];
+    const two = next !== undefined && !next.short && r(210) < LONG_TRIP_SILENCE_RATE;
+    const last = two ? next : tr;
     const before = stops[i] as Stop;
-    const after = stops[i + 1] as Stop;
+    const after = stops[trips.indexOf(last) + 1] as Stop;
     const a = 60 + Math.floor(r(208) * Math.max(0, Math.min(1800, tr.start - Math.max(before.from, start) - 120)));
-    const b = 60 + Math.floor(r(209) * Math.max(0, Math.min(1800, after.to - tr.end - 120)));
-    silences.push({ from: tr.start - a, to: tr.end + b, kind: 'outage' });
+    const b = 60 + Math.floor(r(209) * Math.max(0, Math.min(1800, after.to - last.end - 120)));
+    silences.push({ from: tr.start - a, to: last.end + b, kind: 'outage' });
   } else if (r(3) < GAP_RATE) {
     const len = GAP_MIN + Math.floor(r(5) * (GAP_MAX - GAP_MIN));
     const lo = Math.max(start, depart - 3600);
@@ -405,6 +420,15 @@ function buildDay(seed: number, did: number, kind: Kind, d: number): DayPlan {
     silences.push({ from: g0, to: g0 + len, kind: 'outage' });
   }
   if (p.sleeper) for (let i = 1; i < stops.length; i++) sleepAt(seed, did, d, i, (stops[i] as Stop).from, (stops[i] as Stop).to, silences);
+  if (p.ignition) {
+    // off at every stop away from the depot (there it is on external power): from just after the
+    // `stopped` report until the GPS has a fix again, a little into the next trip
+    for (let i = 1; i < stops.length - 1; i++) {
+      const next = trips[i] as Trip;
+      const late = FIRST_FIX_MIN + Math.floor(unit(seed, did, d, 1500 + i) * (FIRST_FIX_MAX - FIRST_FIX_MIN + 1));
+      silences.push({ from: (stops[i] as Stop).from + 1, to: next.start + Math.min(late, Math.floor((next.end - next.start) / 2)), kind: 'ignition' });
+    }
+  }
   return {
     seed, did, kind, day: d, start, end, odoStart, ...resetsOf(seed, did, p, d, start), step: p.step, stops, trips, silences: merged(silences),
   };

@@ -12,6 +12,11 @@ export const DAY_START_HOUR = 3;
 /** Share of vehicles and phones whose logger sleeps while parked. */
 export const SLEEPER_RATE = 0.4;
 /**
+ * Share of the other vehicles whose tracker is ignition-powered: off from the moment the unit
+ * parks away from its depot until its GPS has a fix again, 30 s to 3 minutes after it drove off.
+ */
+export const IGNITION_RATE = 0.25;
+/**
  * Driving reports: every 1–5 s (dense units: this share of vehicles, and of phones, whose
  * apps often report that fast), every 30–60 s (most), every 2–7 minutes (sparse units).
  */
@@ -70,6 +75,8 @@ export interface Profile {
   odoBase: number;
   step: number;
   sleeper: boolean;
+  /** The tracker is powered by the ignition (see IGNITION_RATE); never a sleeper. */
+  ignition: boolean;
   /** Odometer resets: every `resetEvery` days (0: never), on the days d with (d + resetPhase) % resetEvery = 0. */
   resetEvery: number;
   resetPhase: number;
@@ -111,11 +118,13 @@ export function profile(seed: number, did: number, kind: Kind): Profile {
   const mask = kind === 'person' ? 0x7f : hash32(seed, did, 69) % 2 === 0 ? 0x3e : 0x7e; // Mon–Fri or Mon–Sat
   const mean = kind === 'person' ? 12 + 23 * unit(seed, did, 70) : kind === 'vehicle' ? 60 + 110 * unit(seed, did, 70) : 0;
   const resets = kind !== 'fixed' && unit(seed, did, 93) < RESET_RATE;
+  const sleeper = kind !== 'fixed' && unit(seed, did, 92) < SLEEPER_RATE;
   return {
     kind, depotLat, depotLng, depotHeading: hash32(seed, did, 71) % 360, mask, mean, wiggle: 0.35 * mean,
     odoBase: kind === 'fixed' ? 0 : 40000 + (hash32(seed, did, 72) % 110000),
     step: drivingStep(seed, did, kind),
-    sleeper: kind !== 'fixed' && unit(seed, did, 92) < SLEEPER_RATE,
+    sleeper,
+    ignition: kind === 'vehicle' && !sleeper && unit(seed, did, 96) < IGNITION_RATE,
     resetEvery: resets ? 14 + (hash32(seed, did, 94) % 28) : 0,
     resetPhase: hash32(seed, did, 95) % 64,
   };

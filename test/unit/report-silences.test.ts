@@ -122,27 +122,35 @@ test('a jump along the road that only the odometer contradicts (sparse reports) 
   near(t[0]?.distanceKm ?? 0, 12, 0.002, 'the odometer, not 2 + 6 + 4 km');
 });
 
-test('a silence over --max-gap after which the unit stands elsewhere: no trip, but its kilometres count in the summary', async () => {
+test('a silence over --max-gap after which the unit stands elsewhere: an inferred trip across it, counted in the summary', async () => {
   const u = new Track({ odometer: 1000 }).park(3600, 600);
+  const lastThere = u.t - 600;
   u.t += 2 * 3600;
   u.lng += 10 / kmPerDegLng(u.lat);
   u.odometer = 1010.5;
+  const first = u.t;
   u.park(3600, 600);
-  assert.deepEqual(await collect(trips(u.reports)), []);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.distanceKm, x.partial, x.inferred]), [[lastThere, first, 10.5, false, true]]);
   const [day] = await collect(summary(u.reports, 'UTC'));
-  assert.deepEqual([day?.distanceKm, day?.odometerKm, day?.trips, day?.drivingTime], [10.5, 10.5, 0, 0]);
+  assert.deepEqual([day?.distanceKm, day?.odometerKm, day?.trips, day?.drivingTime], [10.5, 10.5, 1, 0]);
 });
 
-test('motion_state moving after a silence over --max-gap dates the trip: it is not cut', async () => {
+test('motion_state moving after a silence over --max-gap: an inferred trip across the silence, then the trip it dates', async () => {
   const u = new Track({ odometer: 1000 }).park(3600, 600);
+  const lastThere = u.t - 600;
   u.t += 3 * 3600;
   u.lng += 20 / kmPerDegLng(u.lat);
   u.odometer = 1021;
   const moving = setOff(u, 8);
   u.park(1800, 600);
   const t = await collect(trips(u.reports));
-  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[moving, u.t - 1800, false]]);
-  // without the tracker's word, the same trip began before its first report: cut
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial, x.inferred]), [[lastThere, moving, false, true], [moving, u.t - 1800, false, false]]);
+  // without the tracker's word, the first fix after the silence drives: it stood until it set off in the silence
   const bare = u.reports.filter((r) => r.properties.reportType !== 'motion_state');
-  assert.deepEqual((await collect(trips(bare))).map((x) => x.partial), [true]);
+  const b = await collect(trips(bare));
+  assert.deepEqual(b.map((x) => [x.start, x.partial, x.inferred]), [[moving + 30, false, true]]);
+  near(b[0]?.distanceKm ?? 0, 21 + 1 / 3 + 8, 0.01, 'the odometer across the silence and the drive');
+  const s = await collect(stops(bare));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, moving + 30], [u.t - 1800, null]]);
 });

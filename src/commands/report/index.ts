@@ -15,22 +15,28 @@ outside the radius, however short the move that follows. A move between two stop
 covers --min-trip-distance km (default 0.5) or lasts --min-trip-duration (default 5m), as Traccar
 decides; shorter ones are short moves: not trips, but their distance counts in the summary. A move
 that comes back to the stop it left within 3 stop radii, or with a single fix beyond it, is jitter.
-A silence longer than --max-gap (default 1h) after which the unit is elsewhere ends what was in
-progress at the last report before it: nothing is known in between, but its kilometres count in the
-summary (within --max-gap, the unit drove across it, and the distance is the odometer's or the
-straight line). A fix implying more than --outlier-speed km/h (default 300) from both neighbours, or
-lying farther from a neighbour than the odometer counts, is left out. A report is moving when its
-speed is above --speed-threshold (default 5), or, once the unit has sent a motion_state report, when
-the latest one says moving (--no-motion-state ignores them); that places departures and arrivals
-within the radius and counts driving time. A motion_state moving report after a silence of --min-stop
-or more says the unit stood where it sets off: the move before ended there (a stop when it rested or
-was seen there); a stopped report followed by a silence after which the unit is elsewhere ends the
-move at that report. Distance comes from the odometer where it increases
+Every silence after which the unit is elsewhere is explained, whatever its length: at rest before
+and not driving after it, a trip from the last report before it to the first after it; at rest
+before and driving after it, a stop until that first fix when the way at the speed it drives leaves
+--min-stop of the silence (a tracker whose first fix comes minutes after it drove off), else the
+trip from the last report; moving before it, the move goes on across it. The distance across is the
+odometer's or the straight line. A trip that crossed a silence longer than --max-gap (default 1h) in
+which the unit moved is marked inferred: true (no report shows that part; the reports around the
+silence bound its start and end). A fix implying more than --outlier-speed km/h (default 300) from
+both neighbours, or lying farther from a neighbour than the odometer counts, is left out. A report
+is moving when its speed is above --speed-threshold (default 5), or, once the unit has sent a
+motion_state report, when the latest one says moving (--no-motion-state ignores them); that places
+departures and arrivals within the radius and counts driving time. A motion_state moving report
+after a silence of --min-stop or more says the unit stood where it sets off: the move before ended
+there (a stop when it rested or was seen there); a stopped report followed by a silence after which
+the unit is elsewhere ends the move at that report. Distance comes from the odometer where it increases
 plausibly, otherwise from great-circle distances. Late reports up to --reorder-window (default 1h)
 older than the newest are placed by their date. A day's trips and stops are the same in any window
-that holds the day; what the window (or a silence over --max-gap) cuts is marked partial: true, and
-a stop at the window's edge shorter than --min-stop is no stop. --explain says why each stretch
-became a trip, short move, stop, gap or outlier (on stderr; with -o json or ndjson, as the records).
+that holds the day; what the window's edge cuts or leaves undecided is marked partial: true, a stop
+at the window's edge shorter than --min-stop is no stop, and a last fix farther from the one before
+than their odometers count is left out. --explain says why each stretch became a trip, short move,
+stop, gap or outlier, and the story chosen for each silence (on stderr; with -o json or ndjson, as
+the records).
 
 Overspeed: an episode runs from the first report above the limit to the first back at or under it
 and counts when it lasts --min-duration (default 30s). The limit is --limit, or inside a --geofence
@@ -40,7 +46,7 @@ Days (summary) are calendar days in the zone (--tz, TZ, the profile's tz or this
 or 25 hours where clocks change; a day the window cuts is partial: true. A move across midnight is
 split between the days. JSON fields: trips did, name, start, end, duration, distanceKm,
 maxSpeed, avgSpeed, startLat, startLng, startAddress, endLat, endLng, endAddress, drivingTime,
-partial; stops did, name, arrival, departure, duration, lat, lng, address, open, partial; summary
+partial, inferred; stops did, name, arrival, departure, duration, lat, lng, address, open, partial; summary
 did, name, day, distanceKm, odometerKm (the odometer's own count), drivingTime, stoppedTime,
 maxSpeed, trips, firstReport, lastReport, startOdometer, endOdometer, partial; overspeed did, name, start,
 end, duration, maxSpeed, avgSpeed, limit, distanceKm, lat, lng (where the maximum was), fence (null
@@ -121,7 +127,7 @@ export function registerReport(program: Command, ctx: Context): void {
         .option('--outlier-speed <kmh>', 'a fix implying more from both neighbours is left out (default 300)')
         .option('--speed-threshold <speed>', 'moving above this speed, in the service\'s unit (default 5)');
     }
-    if (kind !== 'geofence') cmd.option('--max-gap <duration>', 'a longer silence after which the unit is elsewhere ends what was in progress (default 1h)');
+    if (kind !== 'geofence') cmd.option('--max-gap <duration>', 'a trip across a longer silence in which the unit moved is marked inferred (default 1h)');
     cmd.option('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date (default 1h)');
     if (MOTION.includes(kind)) {
       cmd

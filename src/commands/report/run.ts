@@ -64,6 +64,7 @@ const COLUMNS: Record<Kind, Column[]> = {
     { key: 'endAddress', header: 'TO', shrink: true },
     { key: 'drivingTime', header: 'DRIVING', kind: 'duration', priority: -1 },
     partialCol,
+    { key: 'inferred', header: 'INFERRED', kind: 'bool', priority: 0 },
   ],
   stops: [
     unitCol, nameCol,

@@ -70,7 +70,7 @@ export interface TruthStop {
   departureAround: Around | null;
 }
 
-/** No reports in [from, to). */
+/** No reports in [from, to): a sleeping logger, an outage (over one or two whole trips, sometimes), an ignition-powered tracker off from just after it parks until its first fix on the next trip. */
 export interface TruthGap {
   from: number;
   to: number;

@@ -1,0 +1,123 @@
+// Every silence after which a unit is elsewhere is explained, whatever its length: a trip in it
+// (inferred past --max-gap), a stop where the unit came to rest when the way takes only part of
+// it (an ignition-powered tracker whose first fix comes late), and the window's edge. Hand-built
+// units whose answers are known by construction (the fixture knows where it drove and stood).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Explanation } from '../../src/reports/segments.js';
+import { stops } from '../../src/reports/stops.js';
+import { summary } from '../../src/reports/summary.js';
+import { trips } from '../../src/reports/trips.js';
+import { DEFAULTS } from '../../src/reports/params.js';
+import { collect, T0, Track } from './report-fixture.js';
+
+const near = (actual: number, expected: number, tol: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
+
+/** Parks at the depot, drives 10 km at 40 km/h, and reports once at rest where it parks (its last report before it sleeps). */
+function parkAndSleep(u: Track, last: Record<string, unknown> = {}): number {
+  u.park(1800, 600).drive(10, 40, 30);
+  const parked = u.t;
+  u.emit({ speed: 0, ...last });
+  return parked;
+}
+
+/** Wakes `silentS` after `from`, `km` farther east, already driving at 40 km/h (its first fix came late), and drives 6 km more. */
+function wakeDriving(u: Track, from: number, silentS: number, km: number): number {
+  u.t = from + silentS;
+  u.lng += km / kmPerDegLng(u.lat);
+  u.drivenKm += km;
+  if (u.odometer !== null) u.odometer += km;
+  const woke = u.t;
+  u.drive(6, 40, 30).park(1800, 600);
+  return woke;
+}
+
+test('a late first fix after 100 minutes asleep, 1.5 km from where the unit parked: a stop there until that fix, not a trip through it', async () => {
+  for (const odometer of [1000, null]) {
+    const u = new Track({ odometer });
+    const parked = parkAndSleep(u);
+    const woke = wakeDriving(u, parked, 100 * 60, 1.5);
+    const s = await collect(stops(u.reports));
+    assert.deepEqual(s.map((x) => [x.arrival, x.departure, x.partial]), [[T0, T0 + 1800, true], [parked, woke, false], [u.t - 1800, null, true]], `odometer ${odometer}`);
+    near(s[1]?.lng ?? 0, u.reports.find((r) => r.properties.date === parked)?.properties.lng ?? 0, 1e-6, 'placed where it parked');
+    const t = await collect(trips(u.reports));
+    assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, parked, false], [woke, u.t - 1800, true]]);
+    near(t[1]?.distanceKm ?? 0, 1.5 + 6, 0.01, 'the way to the late fix counts');
+  }
+});
+
+test('an ignition-powered tracker: its stopped report, 12 minutes asleep, a first fix 2 km on: a stop of the single report, until that fix', async () => {
+  const u = new Track();
+  const parked = parkAndSleep(u, { reportType: 'motion_state', reportValue: 'stopped' });
+  const woke = wakeDriving(u, parked, 12 * 60, 2);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[parked, woke]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, parked, false], [woke, u.t - 1800, false]]);
+});
+
+test('a first fix after a silence the way to it fills: the unit left at its last report (no stop)', async () => {
+  const u = new Track();
+  const parked = parkAndSleep(u);
+  // 8 minutes silent and 5 km on at 40 km/h: 7.5 minutes of driving, no room for --min-stop
+  const woke = wakeDriving(u, parked, 8 * 60, 5);
+  const t = await collect(trips(u.reports));
+  assert.equal(t.length, 1, 'one trip across the silence');
+  assert.ok((t[0]?.start ?? 0) < parked && t[0]?.end === u.t - 1800, 'from the depot to where it parked');
+  assert.ok(!(await collect(stops(u.reports))).some((x) => x.arrival === parked || x.departure === woke), 'no stop in the silence');
+});
+
+test('a trip inside a 3-hour silence without an odometer: parked at A, parked 25 km away: an inferred trip, the straight line', async () => {
+  const u = new Track({ odometer: null }).park(3600, 600);
+  const lastAtA = u.t - 600;
+  u.t += 3 * 3600;
+  u.lng += 25 / kmPerDegLng(u.lat);
+  const firstAtB = u.t;
+  u.park(3600, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial, x.inferred]), [[lastAtA, firstAtB, false, true]]);
+  near(t[0]?.distanceKm ?? 0, 25, 0.05, 'the straight line');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, lastAtA], [firstAtB, null]]);
+  const [day] = await collect(summary(u.reports, 'UTC'));
+  assert.equal(day?.trips, 1);
+  near(day?.distanceKm ?? 0, 25, 0.05, 'the day counts it');
+  // --max-gap says when it is inferred, not whether it is found
+  const long = await collect(trips(u.reports, { ...DEFAULTS, maxGapS: 4 * 3600 }));
+  assert.deepEqual(long.map((x) => [x.start, x.end, x.inferred]), [[lastAtA, firstAtB, false]]);
+});
+
+test('--explain tells the story chosen for each silence', async () => {
+  const u = new Track({ odometer: null });
+  const parked = parkAndSleep(u);
+  wakeDriving(u, parked, 100 * 60, 1.5);
+  u.t += 3 * 3600;
+  u.lng += 25 / kmPerDegLng(u.lat);
+  u.park(3600, 600);
+  const told: Explanation[] = [];
+  await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  const gaps = told.filter((e) => e.kind === 'gap').map((e) => e.reason);
+  assert.equal(gaps.length, 2, gaps.join('\n'));
+  assert.match(gaps[0] ?? '', /over --max-gap.*stood here about \d+ s more and set off in the silence/);
+  assert.match(gaps[1] ?? '', /over --max-gap.*it drove in the silence/);
+  assert.ok(told.some((e) => e.kind === 'trip' && /inferred/.test(e.reason)));
+});
+
+test('the window\'s edge: a last fix the odometer says the unit never drove to is no trip; a lone last fix elsewhere is partial', async () => {
+  const u = new Track({ odometer: 5000 }).park(3600, 600);
+  u.lng += 11.4 / kmPerDegLng(u.lat); // a jump: 11.4 km off, the odometer counts 0 km
+  u.emit();
+  assert.deepEqual(await collect(trips(u.reports)), []);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, null]], 'the stop goes on');
+  // without odometers nothing tells: the move to the last fix is not decided
+  const bare = u.reports.map((r) => ({ ...r, properties: { ...r.properties, odometer: null } }));
+  assert.deepEqual((await collect(trips(bare))).map((x) => x.partial), [true]);
+  // with the fix after it, the jump is an outlier
+  u.t += 600;
+  u.lng -= 11.4 / kmPerDegLng(u.lat);
+  u.emit();
+  assert.deepEqual(await collect(trips(u.reports)), []);
+});
