@@ -33,8 +33,8 @@ export interface PtyOptions {
 
 export interface Pty {
   readonly dir: string;
-  /** The visible screen as text (trailing blank lines dropped); `color` keeps SGR escapes. */
-  screen(opts?: { color?: boolean }): Promise<string>;
+  /** The visible screen as text (trailing blank lines dropped); `color` keeps SGR escapes; `joined` joins lines the terminal wrapped. */
+  screen(opts?: { color?: boolean; joined?: boolean }): Promise<string>;
   /** Polls the screen until it matches; throws with the screen on timeout. */
   waitFor(pattern: string | RegExp, timeoutMs?: number): Promise<string>;
   /** tmux key names: 'Enter', 'C-c', 'Down', 'y'… */
@@ -102,7 +102,7 @@ export async function startPty(args: string[], env: Record<string, string | unde
   const pty: Pty = {
     dir,
     async screen(o = {}) {
-      const { stdout } = await tmux('capture-pane', '-p', ...(o.color ? ['-e'] : []), '-t', session);
+      const { stdout } = await tmux('capture-pane', '-p', ...(o.color ? ['-e'] : []), ...(o.joined ? ['-J'] : []), '-t', session);
       return stdout.replace(/\n+$/, '');
     },
     async waitFor(pattern, timeoutMs = 10_000) {
