@@ -108,4 +108,6 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   await renderList(shown, allUnitColumns(nowMs, staleThreshold, lowThreshold, (uid) => devices.get(uid)), out);
   if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No units match.');
   summarize(ctx, shown, staleThreshold, lowThreshold);
+  // The summary counts every unit that matched; --limit printed fewer.
+  if (list.limit !== undefined && list.limit < shown.length && ctx.io.stderrIsTTY && !ctx.globals.quiet) ctx.io.err(`${list.limit} of ${shown.length} shown (--limit).`);
 };
