@@ -307,6 +307,8 @@ describe('the sandbox drives like real trackers', () => {
         assert.equal(tr.reports, 0);
         const before = rs.filter((r) => r.date < tr.start && !jumps.has(r.date)).at(-1)!;
         const after = rs.find((r) => r.date > tr.end && !jumps.has(r.date))!;
+        // An outage over two trips and the stop between: the reports around it bound both, not each.
+        if (t.trips.some((x) => x !== tr && x.start < after.date && x.end > before.date)) continue;
         assert.ok(before.speed <= 30 && after.speed <= 30, `unit ${did}: parked reports around a silent trip`);
         assert.ok(km(before, { lat: tr.startLat, lng: tr.startLng }) < 0.081 && km(after, { lat: tr.endLat, lng: tr.endLng }) < 0.081, `unit ${did}: where the silent trip began and ended`);
         assert.ok(Math.abs(after.odometer! - before.odometer! - tr.distanceKm) < 0.002, `unit ${did}: the odometer shows the silent trip`);
