@@ -11,8 +11,6 @@ import { join } from 'node:path';
 export interface DocExample {
   /** Where a reader finds it: README.md:120, man/trackctl-watch.1. */
   where: string;
-  /** The line as written (continuation lines joined). */
-  line: string;
   /** The trackctl commands in it, each as shell text: `[VAR=value …] trackctl args…`. */
   commands: string[];
 }
@@ -143,7 +141,7 @@ export function docExamples(root: string): DocExample[] {
   const examples: DocExample[] = [];
   const add = (where: string, line: string): void => {
     const commands = trackctlCommands(line);
-    if (commands.length > 0) examples.push({ where, line: line.trim(), commands });
+    if (commands.length > 0) examples.push({ where, commands });
   };
   const markdown = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
   for (const file of markdown) {
