@@ -64,10 +64,10 @@ describe('a reader that goes away', () => {
         return {};
       }
     };
-    const until = async (what: string, done: () => boolean): Promise<void> => {
+    const until = async (what: string, done: () => boolean, state: () => string): Promise<void> => {
       const end = Date.now() + 300_000;
       while (!done()) {
-        if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+        if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${state()}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     };
@@ -77,16 +77,17 @@ describe('a reader that goes away', () => {
       const firstRound = lines(firstWindow.stdout).length;
       assert.ok(firstWindow.stdout.length > 2 * 1024 * 1024, `a round larger than a pipe holds: ${firstWindow.stdout.length} bytes`);
 
-      // head -n with more lines than will ever come: a reader that reads everything and stays.
-      const run = pipeToHead(h, ['history', '--all-units', '--from', from, '--follow', '--interval', '1s', '--checkpoint', ck, '-o', 'ndjson'], 100_000_000);
+      // A reader that reads everything and stays (cat: it passes on what it read at once).
+      const run = pipeToHead(h, ['history', '--all-units', '--from', from, '--follow', '--interval', '1s', '--checkpoint', ck, '-o', 'ndjson'], 'all');
       try {
-        await until('the first round', () => lines(run.out()).length >= firstRound);
+        const seen = (): string => `${lines(run.out()).length} of ${firstRound} lines out; stderr: ${run.err().slice(-2000)}`;
+        await until('the first round', () => lines(run.out()).length >= firstRound, seen);
         await new Promise((r) => setTimeout(r, 3000)); // quiet rounds: nothing written after the first
         assert.deepEqual(units(), {}, 'nothing written after the first round: it may still sit in the pipe, unsaved');
         // A day more of reports: more after the first round than the pipe (here a Unix socket, as a parent
         // process's pipes are: twice net.core.wmem_max) can hold.
         clock = (NOW + 24 * 3600) * 1000;
-        await until('the first round saved', () => Object.keys(units()).length > 0);
+        await until('the first round saved', () => Object.keys(units()).length > 0, seen);
         run.kill('SIGINT');
         assert.equal(await run.exit, 0, run.err());
       } finally {

@@ -1,4 +1,8 @@
-/** `trackctl … | head -n N` with both ends seen: the real head, its own exit, and the binary's own exit code. */
+/**
+ * `trackctl … | head -n N` (or `| cat`) with both ends seen: the real reader, its own exit, and the binary's
+ * own exit code. A reader that stays is `cat`, not a head with a large N: head writes through stdio, so up to
+ * 8 KB of what it read waits in its buffer until it fills or head exits.
+ */
 import { spawn } from 'node:child_process';
 import { BIN, type Harness } from './cli.js';
 
@@ -13,8 +17,8 @@ export interface HeadPipe {
   kill(sig: NodeJS.Signals): void;
 }
 
-export function pipeToHead(h: Harness, args: string[], lines: number): HeadPipe {
-  const head = spawn('head', ['-n', String(lines)], { stdio: ['pipe', 'pipe', 'ignore'] });
+export function pipeToHead(h: Harness, args: string[], lines: number | 'all'): HeadPipe {
+  const head = spawn(lines === 'all' ? 'cat' : 'head', lines === 'all' ? [] : ['-n', String(lines)], { stdio: ['pipe', 'pipe', 'ignore'] });
   const cli = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', head.stdin, 'pipe'] });
   head.stdin.destroy(); // the binary holds the pipe's only write end: head sees its end when the binary exits
   let out = '';
