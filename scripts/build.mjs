@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
-import { assertNoCycles, eagerModuleBodies, plainExports, staticImports } from './cjs-chunks.mjs';
+import { assertNoCycles, reshapeChunk, staticImports } from './cjs-chunks.mjs';
 import { jqWorkerText } from './jq-worker-text.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -109,7 +109,7 @@ async function toCommonJS(result, staging) {
     const name = relative(staging, file.path);
     const { code: converted } = await transform(file.text, { ...cjs, supported: { 'dynamic-import': false } });
     // Tree-shaking drops the interop helpers nothing uses any more.
-    const { code } = await transform(eagerModuleBodies(plainExports(converted, name)), { ...cjs, treeShaking: true });
+    const { code } = await transform(reshapeChunk(converted, name), { ...cjs, treeShaking: true });
     imports.set(file.path, staticImports(code, file.path));
     mkdirSync(dirname(file.path), { recursive: true });
     writeFileSync(file.path, code);

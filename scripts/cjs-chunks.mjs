@@ -13,29 +13,57 @@
 //   per module, run when first required. V8 first skims a function it will compile later
 //   and parses it in full when it runs; a function in parentheses it compiles at once, so
 //   each module body that will run anyway is parsed once instead of twice.
-import ts from 'typescript';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+
+// Required, not imported: Node's ES module loader would first scan all 9 MB of typescript.js for
+// its CommonJS exports (cjs-module-lexer), seconds of `npm start` on a fresh clone.
+const ts = createRequire(import.meta.url)('typescript');
 
 const EXPORTS_BLOCK = /var stdin_exports=\{\};__export\(stdin_exports,\{(.*?)\}\);module\.exports=__toCommonJS\(stdin_exports\);/s;
 const EXPORT_ENTRY = /([\w$]+|"[^"]*"):\(\)=>([\w$.]+)(?:,|$)/y;
 const LEXER_HINT = /0&&\(module\.exports=\{[^}]*\}\);?\s*$/;
 
+/**
+ * Both reshapings of one chunk, from a single parse (parsing is most of the build's own time:
+ * the bundled dependencies are most of the 4 MB of chunks).
+ */
+export function reshapeChunk(code, name) {
+  const block = EXPORTS_BLOCK.exec(code);
+  const entries = block ? exportEntries(block[1], name) : [];
+  if (!block && !code.includes('__commonJS')) return code;
+  const { reassigned, edits } = scan(code, new Set(entries.map((e) => e.value)));
+  if (reassigned.length > 0) {
+    throw new Error(`${name}: exported bindings are reassigned (${reassigned.join(', ')}); plain exports would not see the new values`);
+  }
+  edits.sort((a, b) => b.at - a.at);
+  const eager = edits.reduce((text, { at, text: insert }) => text.slice(0, at) + insert + text.slice(at), code);
+  return block ? withPlainExports(eager, entries) : eager;
+}
+
 /** esbuild's export getters → `exports.name = local` after the chunk's code. */
 export function plainExports(code, name) {
   const block = EXPORTS_BLOCK.exec(code);
-  if (!block) return code; // a chunk exporting nothing (the llhttp image loaders are written separately)
+  return block ? reshapeChunk(code, name) : code; // a chunk exporting nothing (the llhttp image loaders are written separately)
+}
+
+/** `__commonJS({"path"(exports,module){…}})` → `__commonJS({"path":(function(exports,module){…})})`. */
+export function eagerModuleBodies(code) {
+  return reshapeChunk(code, 'chunk');
+}
+
+function exportEntries(body, name) {
   const entries = [];
-  const body = block[1];
   for (let at = 0; at < body.length; at = EXPORT_ENTRY.lastIndex) {
     EXPORT_ENTRY.lastIndex = at;
     const entry = EXPORT_ENTRY.exec(body);
     if (!entry) throw new Error(`${name}: unexpected export form in esbuild's output: ${body.slice(at, at + 80)}`);
     entries.push({ key: entry[1], value: entry[2] });
   }
-  const reassigned = reassignedNames(code, new Set(entries.map((e) => e.value)));
-  if (reassigned.length > 0) {
-    throw new Error(`${name}: exported bindings are reassigned (${reassigned.join(', ')}); plain exports would not see the new values`);
-  }
+  return entries;
+}
+
+function withPlainExports(code, entries) {
   const assignments = entries.map(({ key, value }) => `exports${key.startsWith('"') ? `[${key}]` : `.${key}`}=${value};`).join('');
   return `${code
     .replace(EXPORTS_BLOCK, 'Object.defineProperty(exports,"__esModule",{value:!0});')
@@ -44,27 +72,20 @@ export function plainExports(code, name) {
     .replace(/__toESM\((require\("\.[^"]+"\))\)/g, '$1')}\n${assignments}\n`;
 }
 
-/** Names among `locals` that are the target of an assignment, ++ or -- anywhere in the code. */
-function reassignedNames(code, locals) {
+/**
+ * One walk of the chunk: names among `locals` that are the target of an assignment, ++ or --
+ * anywhere, and the edits that parenthesize each bundled CommonJS module's body.
+ */
+function scan(code, locals) {
   const found = new Set();
+  const edits = [];
   const target = (node) => ts.isIdentifier(node) && locals.has(node.text) && found.add(node.text);
   const visit = (node) => {
     if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
       target(node.left);
     } else if ((ts.isPrefixUnaryExpression(node) || ts.isPostfixUnaryExpression(node)) && [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(node.operator)) {
       target(node.operand);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile('chunk.js', code, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS));
-  return [...found];
-}
-
-/** `__commonJS({"path"(exports,module){…}})` → `__commonJS({"path":(function(exports,module){…})})`. */
-export function eagerModuleBodies(code) {
-  const edits = [];
-  const visit = (node) => {
-    if (ts.isCallExpression(node) && /(^|\.)__commonJS\)?$/.test(node.expression.getText(source))) {
+    } else if (ts.isCallExpression(node) && /(^|\.)__commonJS\)?$/.test(node.expression.getText(source))) {
       const [modules] = node.arguments;
       for (const body of ts.isObjectLiteralExpression(modules) ? modules.properties : []) {
         if (!ts.isMethodDeclaration(body)) continue;
@@ -75,8 +96,7 @@ export function eagerModuleBodies(code) {
   };
   const source = ts.createSourceFile('chunk.js', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   visit(source);
-  edits.sort((a, b) => b.at - a.at);
-  return edits.reduce((text, { at, text: insert }) => text.slice(0, at) + insert + text.slice(at), code);
+  return { reassigned: [...found], edits };
 }
 
 /** The chunks a chunk requires as it loads (its static imports), as paths. */
