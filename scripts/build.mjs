@@ -105,15 +105,18 @@ async function buildInto(dir, options, finish = async () => undefined) {
 async function toCommonJS(result, staging) {
   const cjs = { format: 'cjs', platform: 'node', target: 'node20', minifyWhitespace: true, minifySyntax: true, logLevel: 'warning' };
   const imports = new Map();
-  for (const file of result.outputFiles) {
-    const name = relative(staging, file.path);
-    const { code: converted } = await transform(file.text, { ...cjs, supported: { 'dynamic-import': false } });
-    // Tree-shaking drops the interop helpers nothing uses any more.
-    const { code } = await transform(reshapeChunk(converted, name), { ...cjs, treeShaking: true });
-    imports.set(file.path, staticImports(code, file.path));
-    mkdirSync(dirname(file.path), { recursive: true });
-    writeFileSync(file.path, code);
-  }
+  // All at once: esbuild's service transforms on its own threads while this one reshapes.
+  await Promise.all(
+    result.outputFiles.map(async (file) => {
+      const name = relative(staging, file.path);
+      const { code: converted } = await transform(file.text, { ...cjs, supported: { 'dynamic-import': false } });
+      // Tree-shaking drops the interop helpers nothing uses any more.
+      const { code } = await transform(reshapeChunk(converted, name), { ...cjs, treeShaking: true });
+      imports.set(file.path, staticImports(code, file.path));
+      mkdirSync(dirname(file.path), { recursive: true });
+      writeFileSync(file.path, code);
+    }),
+  );
   assertNoCycles(imports);
   writeWasmImages(join(staging, 'chunks'));
   writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
