@@ -169,10 +169,10 @@ export function createContext(
 
     session: () =>
       once('session', async () => {
-        const { createSession } = await import('./runtime.js');
+        const { createSession, signInOver } = await import('./runtime.js');
         const settings = await ctx.settings();
         return createSession({
-          http: await ctx.http(),
+          signIn: signInOver(await ctx.http()),
           profile: settings.profile,
           clientId: settings.clientId,
           sandbox: settings.sandbox,

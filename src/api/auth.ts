@@ -3,27 +3,19 @@
  * grant is a GET with a JSON body) and the cookie login.
  */
 import { ApiError, AuthError } from '../errors.js';
+import type { LoginData, SignIn, TokenReply } from '../auth/sign-in.js';
 import type { HttpClient, HttpResponse } from './http.js';
 import { excerpt, parseJsonObject } from './reply.js';
 
-export interface TokenReply {
-  token_type: string;
-  expires_in: number;
-  access_token: string;
-  refresh_token: string;
-}
+export type { LoginData, TokenReply };
 
-export interface LoginData {
-  aid?: number;
-  uid?: number;
-  did?: number;
-  name?: string;
-  accountState?: string;
-  accountType?: string;
-  userType?: string;
-  loginLevel?: string;
-  hasDevice?: boolean;
-  [key: string]: unknown;
+/** The sign-in calls over `http`, as the session takes them (it knows no HTTP layer). */
+export function signInOver(http: HttpClient): SignIn {
+  return {
+    passwordGrant: (p) => passwordGrant(http, p),
+    refreshGrant: (p) => refreshGrant(http, p),
+    cookieLogin: (p) => cookieLogin(http, p),
+  };
 }
 
 function tokenReply(res: HttpResponse, what: string): TokenReply {

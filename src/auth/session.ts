@@ -8,8 +8,7 @@
  */
 import { join } from 'node:path';
 import { AuthError } from '../errors.js';
-import type { HttpClient } from '../api/http.js';
-import { cookieLogin, passwordGrant, refreshGrant, type TokenReply } from '../api/auth.js';
+import type { SignIn, TokenReply } from './sign-in.js';
 import type { SecretStore, StoredCredentials } from './store/index.js';
 import { decodeJwt, subjectIds } from './jwt.js';
 
@@ -56,7 +55,8 @@ export interface LoginParams {
 
 /** What a session needs: plain values and the few services it calls, never the command's context. */
 export interface SessionDeps {
-  http: HttpClient;
+  /** The service's sign-in calls. */
+  signIn: SignIn;
   profile: string;
   clientId: string;
   sandbox: boolean;
@@ -86,7 +86,7 @@ class CredentialSession implements Session {
   private creds: StoredCredentials | undefined;
   private store: SecretStore | undefined;
 
-  private readonly http: HttpClient;
+  private readonly service: SignIn;
   private readonly profile: string;
   private readonly clientId: string;
 
@@ -94,7 +94,7 @@ class CredentialSession implements Session {
     private readonly deps: SessionDeps,
     private readonly from: { envToken?: string; envLogin?: { email: string; password: string }; sandbox: boolean },
   ) {
-    this.http = deps.http;
+    this.service = deps.signIn;
     this.profile = deps.profile;
     this.clientId = deps.clientId;
   }
@@ -191,7 +191,7 @@ class CredentialSession implements Session {
     const password = this.password();
     const email = creds.email ?? this.from.envLogin?.email;
     if (password && email) {
-      const reply = await this.signIn('/v2/', () => passwordGrant(this.http, { clientId: this.clientId, email, password }));
+      const reply = await this.signIn('/v2/', () => this.service.passwordGrant({ clientId: this.clientId, email, password }));
       await this.save({ ...creds, ...tokenFields(reply, this.nowS()) });
       return this.creds?.accessToken;
     }
@@ -214,10 +214,10 @@ class CredentialSession implements Session {
       if (!latest.refreshToken) throw new AuthError('signed out meanwhile', { hint: 'Run: trackctl login' });
       let reply: TokenReply;
       try {
-        reply = await refreshGrant(this.http, { clientId: latest.clientId ?? this.clientId, refreshToken: latest.refreshToken });
+        reply = await this.service.refreshGrant({ clientId: latest.clientId ?? this.clientId, refreshToken: latest.refreshToken });
       } catch (err) {
         if (!(err instanceof AuthError) || !latest.password || !latest.email) throw err;
-        reply = await passwordGrant(this.http, { clientId: latest.clientId ?? this.clientId, email: latest.email, password: latest.password });
+        reply = await this.service.passwordGrant({ clientId: latest.clientId ?? this.clientId, email: latest.email, password: latest.password });
       }
       await this.save({ ...latest, ...tokenFields(reply, this.nowS()) });
       return this.creds?.accessToken;
@@ -229,7 +229,7 @@ class CredentialSession implements Session {
     const email = creds.email ?? this.from.envLogin?.email;
     const password = this.password();
     if (!email || !password) throw new AuthError('the session expired and no password is available to renew it', { hint: 'Run: trackctl login' });
-    const { data, cookies } = await this.signIn('/login/', () => cookieLogin(this.http, { email, password }));
+    const { data, cookies } = await this.signIn('/login/', () => this.service.cookieLogin({ email, password }));
     await this.save({ ...(this.creds ?? {}), email, cookies, sessionCreatedAt: this.nowS(), ...ids(data) });
     return cookies;
   }
@@ -260,9 +260,9 @@ class CredentialSession implements Session {
     const held = this.fromEnvironment ? undefined : await (await this.secretStore()).load(this.profile);
     const next: StoredCredentials = held?.email === p.email && held.clientId === clientId ? { ...held } : { email: p.email, clientId };
     if (!p.savePassword) delete next.password;
-    if (p.method !== 'session') Object.assign(next, tokenFields(await passwordGrant(this.http, { clientId, email: p.email, password: p.password }), this.nowS()));
+    if (p.method !== 'session') Object.assign(next, tokenFields(await this.service.passwordGrant({ clientId, email: p.email, password: p.password }), this.nowS()));
     if (p.method !== 'token') {
-      const { data, cookies } = await cookieLogin(this.http, { email: p.email, password: p.password });
+      const { data, cookies } = await this.service.cookieLogin({ email: p.email, password: p.password });
       Object.assign(next, { cookies, sessionCreatedAt: this.nowS(), ...ids(data) });
     }
     if (p.savePassword) next.password = p.password;
