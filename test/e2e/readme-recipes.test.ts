@@ -1,5 +1,5 @@
 /**
- * The README's recipe for rehearsing a script against the sandbox, run as written in a real
+ * The recipe for rehearsing a script against the sandbox (docs/sandbox.md; the README links it), run as written in a real
  * shell (bash, and sh), with `trackctl` on PATH, a provisioning script that creates a device,
  * and an old sandbox.out lying around (a stale address must never be read).
  */
@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { BIN, ROOT } from '../helpers/cli.js';
 import { needTool } from '../helpers/tools.js';
 
-function readmeBlock(heading: string): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const at = readme.indexOf(`### ${heading}\n`);
-  assert.ok(at >= 0, `README has "${heading}"`);
-  const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
+function guideBlock(heading: string): string {
+  const guide = readFileSync(join(ROOT, 'docs', 'sandbox.md'), 'utf8');
+  const at = guide.indexOf(`## ${heading}\n`);
+  assert.ok(at >= 0, `docs/sandbox.md has "${heading}"`);
+  const block = /```sh\n([\s\S]*?)```/.exec(guide.slice(at));
   assert.ok(block, 'with a sh block');
   return block[1]!;
 }
@@ -50,7 +50,7 @@ for (const sh of ['bash', 'sh']) {
       writeFileSync(join(dir, 'sandbox.out'), 'base-url: http://127.0.0.1:9\nemail: demo@example.com\n');
       writeFileSync(join(dir, 'provision.sh'), '#!/bin/sh\nset -e\ntrackctl devices create --name "Rehearsed van" --tracker-id 356938035643817 --type TT8850 -o json > created.json\n');
       chmodSync(join(dir, 'provision.sh'), 0o755);
-      const recipe = readmeBlock('Rehearsing a script against the sandbox');
+      const recipe = guideBlock('Rehearsing a script against the sandbox');
       assert.match(recipe, /\.\/provision\.sh/);
       // After the recipe: the sandbox's exit code, as the recipe promises (stopped, exits 0).
       const script = `${recipe}\nwait "$SANDBOX_PID" && echo "sandbox exited 0"\n`;

@@ -85,7 +85,7 @@ test('every vehicle sleeps in a depot and every depot sensor sits in one', async
   }
 });
 
-test('the README\'s geofence example: report geofence --geofence docs/depots.geojson --all-units --sandbox finds visits', async () => {
+test('the geofence example of the README and docs/reports.md: report geofence --geofence docs/depots.geojson --all-units --sandbox finds visits', async () => {
   const home = mkdtempSync(join(tmpdir(), 'depots-'));
   try {
     const r = await runCli(
