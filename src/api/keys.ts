@@ -3,7 +3,7 @@
 /**
  * Longest uniqueID or trackerID accepted, in characters (code points). The interface
  * says only "string"; real serial numbers and IMEIs are far shorter, and this keeps a
- * percent-encoded path well inside what proxies and servers take (README: Commands).
+ * percent-encoded path well inside what proxies and servers take (docs/commands.md).
  */
 export const KEY_MAX_LENGTH = 128;
 

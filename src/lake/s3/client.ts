@@ -1,7 +1,7 @@
 /**
  * A small S3 client for the lake: the calls it needs (list, put, multipart upload, delete),
  * signed with AWS Signature Version 4 by `aws4` and sent over undici, the HTTP client
- * trackctl already has. Chosen over the AWS SDK by measurement (README, "Object storage"):
+ * trackctl already has. Chosen over the AWS SDK by measurement (docs/performance.md):
  * 9 KB of bundle against 590 KB, and a start-up cost of milliseconds, not half a second; the
  * SDK also warns on Node 20. Loaded only for s3:// (dynamic import).
  *

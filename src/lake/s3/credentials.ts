@@ -11,7 +11,7 @@
  * broken IRSA setup should say so, not end in "no credentials". Temporary credentials are
  * fetched again before they expire (refresh.ts).
  * A small module of our own rather than @aws-sdk/credential-provider-node, by measurement
- * (README, "Object storage"): a few KB against 645 KB of bundle, and ~200 ms to load it.
+ * (docs/performance.md): a few KB against 645 KB of bundle, and ~200 ms to load it.
  */
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
