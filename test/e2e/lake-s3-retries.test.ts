@@ -1,9 +1,9 @@
 /**
  * history --layout hive to S3 tries as hard as --retries and --timeout say, as the service's
  * client does: an object store (a small fake on 127.0.0.1) that answers 503 twice and then
- * works takes the run with --retries 2 (or TRACKCTL_RETRIES=2) and fails it with --retries 0
- * (exit 1, the store's words, nothing asked of the service); a store that never answers is
- * given up after --timeout on each of 1 + --retries tries (exit 6).
+ * works takes the run with --retries 2 and fails it with --retries 0 (exit 1, the store's words,
+ * nothing asked of the service); TRACKCTL_RETRIES and the profile's retries count the same way;
+ * a store that never answers is given up after --timeout on each of 1 + --retries tries (exit 6).
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -78,20 +78,46 @@ describe('history --layout hive to S3: --retries and --timeout', () => {
     await h?.close();
   });
 
-  test('a store answering 503 twice, then OK: --retries 2 writes the lake (exit 0)', async () => {
+  test('--retries 2 is two tries after the first: a store answering 503 twice, then OK, takes the lake (exit 0); three 503s fail it (exit 1)', async () => {
     store.fail(2);
     store.log.length = 0;
     const r = await h.run([...args('twice'), '--retries', '2'], { env: store.env });
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(store.log.slice(0, 3), ['GET /lake/ 503', 'GET /lake/ 503', 'GET /lake/ 200'], 'the probe, tried three times');
     assert.ok([...store.keys].some((k) => /^twice\/day=\d{4}-\d{2}-\d{2}\/part-.+\.ndjson$/.test(k)), `parts written: ${[...store.keys].join(', ')}`);
+
+    store.fail(3);
+    store.log.length = 0;
+    const thrice = await h.run([...args('thrice'), '--retries', '2'], { env: store.env });
+    assert.equal(thrice.code, 1, thrice.stderr);
+    assert.deepEqual(store.log, ['GET /lake/ 503', 'GET /lake/ 503', 'GET /lake/ 503']);
+    store.fail(0);
   });
 
-  test('the same with TRACKCTL_RETRIES=2 (the setting, not only the flag)', async () => {
+  test('the setting counts too: TRACKCTL_RETRIES=1, and the profile\'s retries 1 without it', async () => {
     store.fail(2);
-    const r = await h.run(args('env'), { env: { ...store.env, TRACKCTL_RETRIES: '2' } });
-    assert.equal(r.code, 0, r.stderr);
-    assert.ok([...store.keys].some((k) => k.startsWith('env/day=')));
+    store.log.length = 0;
+    const r = await h.run(args('env'), { env: { ...store.env, TRACKCTL_RETRIES: '1' } });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(store.log.length, 2, store.log.join(', '));
+
+    const set = await h.run(['config', 'set', 'retries', '1']);
+    assert.equal(set.code, 0, set.stderr);
+    try {
+      store.fail(1);
+      store.log.length = 0;
+      const ok = await h.run(args('profile'), { env: { ...store.env, TRACKCTL_RETRIES: undefined } });
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.deepEqual(store.log.slice(0, 2), ['GET /lake/ 503', 'GET /lake/ 200']);
+      store.fail(2);
+      store.log.length = 0;
+      const failed = await h.run(args('profile2'), { env: { ...store.env, TRACKCTL_RETRIES: undefined } });
+      assert.equal(failed.code, 1, failed.stderr);
+      assert.deepEqual(store.log, ['GET /lake/ 503', 'GET /lake/ 503']);
+    } finally {
+      store.fail(0);
+      await h.run(['config', 'unset', 'retries']);
+    }
   });
 
   test('--retries 0: the first 503 fails the run, exit 1 naming the store\'s code, before the service is asked', async () => {
