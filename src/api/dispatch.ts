@@ -71,3 +71,24 @@ export function collect(dispatcher: Dispatcher, opts: Dispatcher.DispatchOptions
     });
   });
 }
+
+/** The code of a failed exchange (ECONNREFUSED, UND_ERR_HEADERS_TIMEOUT…), on the error or its cause. */
+export function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof e?.code === 'string') return e.code;
+  if (typeof e?.cause?.code === 'string') return e.cause.code;
+  return undefined;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** What went wrong with an exchange, in words: "timed out", "connection refused", "host not found", "failed (…)". */
+export function describeFailure(err: unknown): string {
+  const code = errorCode(err);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timed out';
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host not found';
+  return `failed (${code ?? messageOf(err)})`;
+}

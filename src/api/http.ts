@@ -7,9 +7,10 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
-import { collect, createDispatcher, CutShort, type Reply } from './dispatch.js';
+import { collect, createDispatcher, CutShort, describeFailure, errorCode, messageOf, type Reply } from './dispatch.js';
 import { NetworkError, UsageError } from '../errors.js';
 import { redactBody, redactHeader } from './redact.js';
+import { isTransientStatus, parseRetryAfter, realTimer, retry, type Again, type Timer } from '../retry.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -39,21 +40,17 @@ export interface HttpOptions {
   retries: number;
   userAgent: string;
   trace?: (line: string) => void;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
+  timer?: Timer;
 }
 
 /**
- * Replies worth asking again: a 500 is as often passing (a restarted worker, a dropped
- * database connection) as a 502-504 is, and asking again is safe where the method is
- * idempotent; a POST is never repeated (it may have taken effect).
+ * Which replies are asked again is the retry module's rule (a 500 is as often passing as a
+ * 502-504 is); asking again is safe where the method is idempotent; a POST is never
+ * repeated (it may have taken effect), except after a 429, which says it was not.
  */
-const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 /** Failures that prove the request never reached the server, so even a POST may be retried. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
-const MAX_BACKOFF_MS = 8000;
-const MAX_RETRY_AFTER_MS = 60_000;
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '');
@@ -89,8 +86,7 @@ export class HttpClient {
   /** Requests sent whose reply body has not closed yet. */
   private inFlight = 0;
   private readonly opts: HttpOptions;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly random: () => number;
+  private readonly timer: Timer;
   /**
    * Until when (ms) every request of this client waits: a 429 pauses all requests in
    * flight or about to start (a pool of them), not only the one that got it.
@@ -105,8 +101,7 @@ export class HttpClient {
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
     this.opts = opts;
-    this.sleep = opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    this.random = opts.random ?? Math.random;
+    this.timer = opts.timer ?? realTimer;
   }
 
   private pool(): Promise<Dispatcher> {
@@ -170,50 +165,53 @@ export class HttpClient {
       ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
       ...req.headers,
     };
-    let limited = 0;
-    for (let attempt = 0; ; attempt++) {
-      await this.waitWhilePaused();
-      const started = nowMs();
-      this.traceRequest(req.method, url, headers, payload);
-      let res: Reply<B>;
-      try {
-        res = await exchange(await this.pool(), { origin: this.origin, path: this.basePath + req.path, method: req.method, headers, body: payload });
-      } catch (err) {
-        const code = errorCode(err);
-        const where = err instanceof CutShort ? `body of ${req.method}` : req.method;
-        this.trace(`! ${where} ${url}: ${code ?? describe(err)} (${Math.round(nowMs() - started)} ms)`);
+    const idempotent = IDEMPOTENT.has(req.method);
+    let rateLimited = 0;
+    return retry(
+      async (attempt) => {
+        await this.waitWhilePaused();
+        const started = nowMs();
+        this.traceRequest(req.method, url, headers, payload);
+        let res: Reply<B>;
+        try {
+          res = await exchange(await this.pool(), { origin: this.origin, path: this.basePath + req.path, method: req.method, headers, body: payload });
+        } catch (err) {
+          const where = err instanceof CutShort ? `body of ${req.method}` : req.method;
+          this.trace(`! ${where} ${url}: ${errorCode(err) ?? messageOf(err)} (${Math.round(nowMs() - started)} ms)`);
+          throw networkError(url, err, attempt + 1);
+        }
+        this.traceResponse(res, started);
+        if (res.status === 429) this.throttled++;
+        return res;
+      },
+      {
+        retries: this.opts.retries,
         // A failure mid-body (a truncated reply) follows the same rule: the request was sent.
-        if ((IDEMPOTENT.has(req.method) || NEVER_SENT.has(code ?? '')) && attempt < this.opts.retries) {
-          await this.backoff(attempt, undefined);
-          continue;
-        }
-        throw networkError(url, err, attempt + 1);
-      }
-      this.traceResponse(res, started);
-      const retryStatus = RETRY_STATUSES.has(res.status) && (IDEMPOTENT.has(req.method) || res.status === 429);
-      if (res.status === 429) {
-        this.throttled++;
-        // The service says when to come back: such waits do not use up --retries, up to a bound.
-        const hinted = parseRetryAfter(headerText(res.headers['retry-after']));
-        if (hinted !== undefined && limited++ < MAX_RATE_LIMITED && this.opts.retries > 0) {
-          res.discard?.();
-          attempt--;
-          this.pauseAll(hinted);
-          continue;
-        }
-      }
-      if (retryStatus && attempt < this.opts.retries) {
-        res.discard?.();
-        await this.backoff(attempt, res.headers['retry-after']);
-        continue;
-      }
-      return res;
-    }
+        retryError: (err) => idempotent || (err instanceof NetworkError && NEVER_SENT.has(errorCode(err.cause) ?? '')),
+        retryResult: (res): Again | undefined => {
+          const hinted = parseRetryAfter(res.headers['retry-after'], this.timer.now());
+          // The service says when to come back: such waits pause every request of this client
+          // and do not use up --retries, up to a bound.
+          if (res.status === 429 && hinted !== undefined && rateLimited < MAX_RATE_LIMITED && this.opts.retries > 0) {
+            rateLimited++;
+            this.pauseAll(hinted);
+            return { afterMs: 0, counts: false };
+          }
+          if (!isTransientStatus(res.status) || !(idempotent || res.status === 429)) return undefined;
+          return hinted === undefined ? {} : { afterMs: hinted };
+        },
+        discard: (res) => res.discard?.(),
+        onRetry: (ms) => {
+          if (ms > 0) this.trace(`  retrying in ${Math.round(ms)} ms`);
+        },
+        timer: this.timer,
+      },
+    );
   }
 
   /** Every request of this client waits `ms` (with a little jitter, so they do not all return at once). */
   private pauseAll(ms: number): void {
-    const until = nowMs() + ms + this.random() * Math.min(250, ms / 4);
+    const until = nowMs() + ms + this.timer.random() * Math.min(250, ms / 4);
     if (until > this.pausedUntil) {
       this.trace(`  rate-limited: pausing every request for ${Math.round(until - nowMs())} ms`);
       this.pausedUntil = until;
@@ -221,16 +219,7 @@ export class HttpClient {
   }
 
   private async waitWhilePaused(): Promise<void> {
-    for (let wait = this.pausedUntil - nowMs(); wait > 0; wait = this.pausedUntil - nowMs()) await this.sleep(wait);
-  }
-
-  private async backoff(attempt: number, retryAfter: string | string[] | undefined): Promise<void> {
-    const hinted = parseRetryAfter(headerText(retryAfter));
-    const exp = Math.min(MAX_BACKOFF_MS, 250 * 2 ** attempt);
-    // "Equal jitter": half fixed, half random, so parallel clients spread out.
-    const wait = hinted ?? exp / 2 + this.random() * (exp / 2);
-    this.trace(`  retrying in ${Math.round(wait)} ms`);
-    await this.sleep(wait);
+    for (let wait = this.pausedUntil - nowMs(); wait > 0; wait = this.pausedUntil - nowMs()) await this.timer.sleep(wait);
   }
 
   private trace(line: string): void {
@@ -261,40 +250,9 @@ export class HttpClient {
 /** 429 replies with Retry-After that one request rides out before they count as failed attempts. */
 const MAX_RATE_LIMITED = 20;
 
-const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
-
-export function parseRetryAfter(value: string | undefined, nowMs = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, MAX_RETRY_AFTER_MS);
-  const date = Date.parse(value);
-  if (Number.isNaN(date)) return undefined;
-  return Math.min(Math.max(0, date - nowMs), MAX_RETRY_AFTER_MS);
-}
-
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
-  if (typeof e?.code === 'string') return e.code;
-  if (typeof e?.cause?.code === 'string') return e.cause.code;
-  return undefined;
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 function networkError(url: string, err: unknown, attempts: number): NetworkError {
-  const code = errorCode(err);
-  const what =
-    code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT'
-      ? 'timed out'
-      : code === 'ECONNREFUSED'
-        ? 'connection refused'
-        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? 'host not found'
-          : `failed (${code ?? describe(err)})`;
   const host = new URL(url).host;
-  return new NetworkError(`request to ${host} ${what} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, {
+  return new NetworkError(`request to ${host} ${describeFailure(err)} after ${attempts} attempt${attempts === 1 ? '' : 's'}`, {
     cause: err,
     hint: 'Check the address (trackctl config get base-url) and your network; --timeout and --retries adjust the limits.',
   });

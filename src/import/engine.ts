@@ -12,6 +12,7 @@ import { ApiError, AuthError, NetworkError, TrackctlError } from '../errors.js';
 import type { ImportRow } from './schema.js';
 import type { Existing, GroupRole, ImportTarget } from './targets.js';
 import { runPool } from '../fleet/pool.js';
+import { isTransient, retry, type Timer } from '../retry.js';
 
 export type Outcome = 'created' | 'skipped' | 'failed' | 'would-create' | 'would-fail' | 'not-attempted';
 
@@ -33,7 +34,7 @@ export interface EngineOptions {
   continueOnError: boolean;
   /** Attempts per request that fails transiently (default 5). */
   attempts?: number;
-  sleep?: (ms: number) => Promise<void>;
+  timer?: Timer;
   onDone?: (rec: ReportRecord) => void;
 }
 
@@ -49,41 +50,27 @@ function uncertain(err: unknown): boolean {
   return err instanceof ApiError && (err.status >= 500 || (err.status >= 200 && err.status < 300));
 }
 
-/** Worth another try of an idempotent request (lookups, group PUTs). */
-function transient(err: unknown): boolean {
-  return uncertain(err) || (err instanceof ApiError && err.status === 429);
-}
-
 const isConflict = (err: unknown): boolean => err instanceof ApiError && err.status === 409;
 const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 /** The service's words without our 'POST /v2/devices/ failed (409): ' prefix. */
 const serviceMessage = (err: unknown): string => message(err).replace(/^[A-Z]+ \S+ failed \((\d+)\): /, '($1) ');
 
 export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>, existing: Map<string, Existing> | undefined, opts: EngineOptions): Promise<EngineResult> {
-  const attempts = opts.attempts ?? 5;
-  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const backoff = (attempt: number): Promise<void> => {
-    const exp = Math.min(4000, 150 * 2 ** attempt);
-    return sleep(exp / 2 + Math.random() * (exp / 2));
-  };
+  const limits = { retries: (opts.attempts ?? 5) - 1, ...(opts.timer ? { timer: opts.timer } : {}) };
   let fatal: TrackctlError | undefined;
 
-  /** An idempotent request, retried on transient failures. */
-  async function idempotent<T>(op: () => Promise<T>): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await op();
-      } catch (err) {
-        if (!transient(err) || attempt + 1 >= attempts) throw err;
-        await backoff(attempt);
-      }
-    }
-  }
+  /** An idempotent request, retried on transient failures (a 2xx whose body could not be read, too). */
+  const idempotent = <T>(op: () => Promise<T>): Promise<T> => retry(op, { ...limits, retryError: (err) => uncertain(err) || isTransient(err) });
 
-  /** Creates the record, or finds it. `created` is false when it existed before this import. */
+  /**
+   * Creates the record, or finds it. `created` is false when it existed before this import.
+   * Only the create's own failure is tried again: a 429 (it was not applied), or an outcome
+   * unknown that the lookup settled as not applied.
+   */
   async function createOrFind(row: ImportRow<B>): Promise<{ rec: Existing; created: boolean }> {
     let wasUncertain = false;
-    for (let attempt = 0; ; attempt++) {
+    let again: unknown;
+    const attempt = async (): Promise<{ rec: Existing; created: boolean }> => {
       try {
         return { rec: await target.create(row.body), created: true };
       } catch (err) {
@@ -94,9 +81,8 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
           throw err;
         }
         if (err instanceof ApiError && err.status === 429) {
-          if (attempt + 1 >= attempts) throw err;
-          await backoff(attempt);
-          continue;
+          again = err;
+          throw err;
         }
         if (!uncertain(err)) throw err;
         wasUncertain = true;
@@ -107,10 +93,11 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
           throw new TrackctlError(`outcome unknown (${message(err)}); the lookup failed too (${message(lookupErr)}): re-run with --skip-existing`);
         }
         if (found) return { rec: found, created: true };
-        if (attempt + 1 >= attempts) throw err;
-        await backoff(attempt);
+        again = err;
+        throw err;
       }
-    }
+    };
+    return retry(attempt, { ...limits, retryError: (err) => err === again });
   }
 
   async function applyGroups(rec: Existing, row: ImportRow<B>, out: ReportRecord): Promise<void> {

@@ -15,7 +15,7 @@ import { syncDir } from '../atomic-file.js';
 import { makeDir, prepareOutDir, sweep } from '../io/outdir.js';
 import { makeSpoolDir, type SpoolDir } from '../io/spool.js';
 import { outDirScheme } from './layout.js';
-import type { S3Client } from './s3/client.js';
+import type { S3Client, S3Limits } from './s3/client.js';
 
 export interface StagedPart {
   /** The part's key below the storage root (`day=2026-11-24/part-….parquet`). */
@@ -265,11 +265,11 @@ const CONTENT_TYPES: Record<string, string> = {
   html: 'text/html',
 };
 
-/** The storage for an --out-dir: local, or S3 (its client loaded only then). */
-export async function openStorage(outDir: string, ext: string, env: Readonly<Record<string, string | undefined>>): Promise<LakeStorage> {
+/** The storage for an --out-dir: local, or S3 (its client loaded only then), trying as hard as `limits` say. */
+export async function openStorage(outDir: string, ext: string, env: Readonly<Record<string, string | undefined>>, limits: S3Limits): Promise<LakeStorage> {
   if (outDirScheme(outDir) === 'local') return new LocalStorage(outDir);
   const [{ loadS3Config, parseS3Url }, { S3Client }] = await Promise.all([import('./s3/config.js'), import('./s3/client.js')]);
   const { bucket, prefix } = parseS3Url(outDir);
   const config = await loadS3Config(env);
-  return new S3Storage(outDir, new S3Client(config, bucket), prefix, CONTENT_TYPES[ext] ?? 'application/octet-stream');
+  return new S3Storage(outDir, new S3Client(config, bucket, limits), prefix, CONTENT_TYPES[ext] ?? 'application/octet-stream');
 }

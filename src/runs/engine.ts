@@ -8,13 +8,14 @@
  * - credentials refused, an interrupt, a target that stopped taking the output (DeliveryError)
  *   or a bug end the run at once (no unit is started after it) and the run fails with it;
  * - any other failure is the unit's own: named on stderr once, the others go on;
- * - following, a unit's transient failure (network, 429, 5xx) is tried again next round,
+ * - following, a unit's transient failure (the retry module's isTransient) is tried again next round,
  *   up to MAX_FAILED_POLLS rounds in a row, then the unit is given up.
  */
-import { ApiError, AuthError, DeliveryError, InterruptedError, LocalIOError, NetworkError, TrackctlError } from '../errors.js';
+import { AuthError, DeliveryError, InterruptedError, LocalIOError, TrackctlError } from '../errors.js';
 import { runPool } from '../fleet/pool.js';
 import { pause } from './interrupts.js';
 import { runOutcome, type Failure } from './outcome.js';
+import { isTransient } from '../retry.js';
 
 /** Following: a round lasts at least this per unit (about 20 requests a second at most). */
 export const MIN_ROUND_MS_PER_UNIT = 50;
@@ -155,8 +156,4 @@ export class FleetEngine<T extends Unit> {
 /** A failed local write (a full disk) would fail every unit alike: the run stops, and says it once. */
 function isFatal(err: unknown): boolean {
   return err instanceof AuthError || err instanceof InterruptedError || err instanceof DeliveryError || err instanceof LocalIOError || !(err instanceof TrackctlError);
-}
-
-function isTransient(err: unknown): boolean {
-  return err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 429));
 }

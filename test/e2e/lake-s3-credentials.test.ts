@@ -16,7 +16,7 @@ import { fixedCredentials } from '../../src/lake/s3/refresh.js';
 import { ROOT, startHarness, type Harness } from '../helpers/cli.js';
 import { startFakeAws, temporaryKeys, type FakeAws } from '../helpers/fake-aws.js';
 import { FROM, T0 } from '../helpers/lake.js';
-import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
+import { S3_BUCKET, S3_LIMITS, startS3Server, type S3Server } from '../helpers/s3rver.js';
 
 const KEYS = temporaryKeys('E2E', 10);
 const WEB_TOKEN = 'eyJhbGciOiJSUzI1NiJ9.fleet-lake-sa.sig';
@@ -47,7 +47,7 @@ describe('history to S3 with the credentials a cluster hands out', () => {
   const pod = (env: Record<string, string>): Record<string, string> => ({ HOME: h.dir, AWS_REGION: 'us-east-1', AWS_ENDPOINT_URL_S3: s3.endpoint, AWS_EC2_METADATA_SERVICE_ENDPOINT: `http://127.0.0.1:${closedPort}`, ...env });
 
   async function objects(prefix: string): Promise<string[]> {
-    const client = new S3Client({ credentials: fixedCredentials('the test', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }), region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    const client = new S3Client({ credentials: fixedCredentials('the test', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }), region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET, S3_LIMITS);
     try {
       return await client.list(prefix);
     } finally {

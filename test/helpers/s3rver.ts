@@ -14,6 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const S3_BUCKET = 'lake';
+/** The S3 client's limits at trackctl's defaults (--retries 3, --timeout 30s). */
+export const S3_LIMITS = { retries: 3, timeoutMs: 30_000 };
 const KEY = 'S3RVER';
 
 export interface TemporaryKey {

@@ -49,7 +49,7 @@ function fakeTarget(faults: Fault[] = []) {
 }
 
 const rows = (...keys: string[]): ImportRow<Body>[] => keys.map((key, i) => ({ line: i + 2, key, match: key, body: { key }, groups: [], viewerGroups: [] }));
-const opts = (o: Partial<EngineOptions> = {}): EngineOptions => ({ concurrency: 4, dryRun: false, skipExisting: false, continueOnError: true, sleep: async () => {}, ...o });
+const opts = (o: Partial<EngineOptions> = {}): EngineOptions => ({ concurrency: 4, dryRun: false, skipExisting: false, continueOnError: true, timer: { sleep: async () => {}, random: () => 0, now: () => 0 }, ...o });
 
 test('a create whose reply was lost is looked up, not repeated: one record, reported created', async () => {
   const f = fakeTarget(['drop-after']);

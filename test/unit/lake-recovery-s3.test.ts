@@ -11,7 +11,7 @@ import { S3Client } from '../../src/lake/s3/client.js';
 import { fixedCredentials } from '../../src/lake/s3/refresh.js';
 import { S3Storage } from '../../src/lake/storage.js';
 import { ROOT } from '../helpers/cli.js';
-import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
+import { S3_BUCKET, S3_LIMITS, startS3Server, type S3Server } from '../helpers/s3rver.js';
 
 const RUN = '20261119T000000Z-abcdef';
 const OTHER_RUN = '20261118T000000Z-123456';
@@ -21,7 +21,7 @@ describe('recovering a recorded run on S3', () => {
   let client: S3Client;
   before(async () => {
     s3 = await startS3Server(ROOT);
-    client = new S3Client({ credentials: fixedCredentials('s3rver', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }), region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    client = new S3Client({ credentials: fixedCredentials('s3rver', { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }), region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET, S3_LIMITS);
   });
   after(async () => {
     await client?.close();

@@ -20,7 +20,7 @@ import { stsEndpoint } from '../../src/lake/s3/sts.js';
 import { AuthError, NetworkError, UsageError } from '../../src/errors.js';
 import { ROOT } from '../helpers/cli.js';
 import { startFakeAws, temporaryKeys, type FakeAws } from '../helpers/fake-aws.js';
-import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
+import { S3_BUCKET, S3_LIMITS, startS3Server, type S3Server } from '../helpers/s3rver.js';
 
 const KEYS = temporaryKeys('CRED', 40);
 const PROCESS_KEY = temporaryKeys('PROC', 1)[0]!;
@@ -84,7 +84,7 @@ describe('S3 credentials as the AWS tools find them', () => {
   /** One upload through the S3 client with these settings: the keys that signed it. */
   async function upload(config: S3Config): Promise<string[]> {
     const before = (await s3.keysUsed()).length;
-    const client = new S3Client(config, S3_BUCKET);
+    const client = new S3Client(config, S3_BUCKET, S3_LIMITS);
     try {
       await client.put(`creds/${uploads++}.txt`, Buffer.from('x'));
     } finally {

@@ -22,7 +22,7 @@ import { fixedCredentials } from '../../src/lake/s3/refresh.js';
 import { MULTIPART_PART_BYTES, S3Storage } from '../../src/lake/storage.js';
 import { UsageError } from '../../src/errors.js';
 import { ROOT } from '../helpers/cli.js';
-import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
+import { S3_BUCKET, S3_LIMITS, startS3Server, type S3Server } from '../helpers/s3rver.js';
 import { expectedSignature, sha256 } from '../helpers/sigv4.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -32,7 +32,7 @@ const S3RVER_KEYS = fixedCredentials('a test', { accessKeyId: 'S3RVER', secretAc
 if (process.env.LAKE_S3_CHILD !== undefined) {
   const { endpoint, key, file } = JSON.parse(process.env.LAKE_S3_CHILD) as { endpoint: string; key: string; file: string };
   const config: S3Config = { credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(endpoint) };
-  const storage = new S3Storage(`s3://${S3_BUCKET}`, new S3Client(config, S3_BUCKET), '', 'text/plain');
+  const storage = new S3Storage(`s3://${S3_BUCKET}`, new S3Client(config, S3_BUCKET, S3_LIMITS), '', 'text/plain');
   process.stderr.write('uploading\n'); // the parent times its kill from here, not from a process start a busy machine stretches
   await storage.upload(key, file);
   await storage.close();
@@ -85,7 +85,7 @@ test('every request the client sends carries a valid SigV4 signature (path-style
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  const client = new S3Client({ credentials: fixedCredentials('a test', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: secret, sessionToken: 'TOKEN/with+chars' }), region: 'eu-west-3', endpoint: new URL(`http://127.0.0.1:${port}/base/`) }, 'my-bucket');
+  const client = new S3Client({ credentials: fixedCredentials('a test', { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: secret, sessionToken: 'TOKEN/with+chars' }), region: 'eu-west-3', endpoint: new URL(`http://127.0.0.1:${port}/base/`) }, 'my-bucket', S3_LIMITS);
   try {
     await client.list('fleet/day=2026-11-24/');
     await client.put('fleet/day=2026-11-24/part-x-0.parquet', Buffer.from('PAR1 data'), 'application/vnd.apache.parquet');
@@ -162,7 +162,7 @@ describe('against a real S3 API server (s3rver)', () => {
   let dir: string;
   before(async () => {
     s3 = await startS3Server(ROOT);
-    client = new S3Client({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    client = new S3Client({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET, S3_LIMITS);
     dir = mkdtempSync(join(tmpdir(), 'trackctl-s3-unit-'));
   });
   after(async () => {
@@ -193,7 +193,7 @@ describe('against a real S3 API server (s3rver)', () => {
         parts.push(body.length);
         return super.uploadPart(key, uploadId, n, body);
       }
-    })({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    })({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET, S3_LIMITS);
     const storage = new S3Storage(`s3://${S3_BUCKET}/mp`, counting, 'mp', 'text/plain');
     await storage.upload('mp/big.txt', file);
     await counting.close();
@@ -223,7 +223,7 @@ describe('against a real S3 API server (s3rver)', () => {
           throw err;
         }
       }
-    })({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET);
+    })({ credentials: S3RVER_KEYS, region: 'us-east-1', endpoint: new URL(s3.endpoint) }, S3_BUCKET, S3_LIMITS);
     const storage = new S3Storage(`s3://${S3_BUCKET}/fails`, failing, 'fails', 'text/plain');
     try {
       await assert.rejects(storage.upload('fails/big.txt', file), /connection reset in part 2/, 'the part\'s failure, not the abort\'s');

@@ -56,7 +56,10 @@ function checkFleetPlan(plan: HistoryPlan, format: string): void {
 
 export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
   checkFleetPlan(plan, format);
-  const openLake = async (dir: string): Promise<LakeStorage> => (await import('../../lake/storage.js')).openStorage(dir, EXTENSIONS[format] as string, ctx.env);
+  const openLake = async (dir: string): Promise<LakeStorage> => {
+    const { retries, timeoutMs } = await ctx.settings();
+    return (await import('../../lake/storage.js')).openStorage(dir, EXTENSIONS[format] as string, ctx.env, { retries, timeoutMs });
+  };
   let storage: LakeStorage | undefined;
   if (plan.outDir !== undefined && plan.layout === 'hive') {
     storage = await openLake(plan.outDir);

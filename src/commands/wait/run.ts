@@ -15,7 +15,7 @@ import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
 import type { Context } from '../../context.js';
-import { ApiError, interruptedBy, NetworkError, Reported, UsageError, WaitTimeout } from '../../errors.js';
+import { interruptedBy, Reported, UsageError, WaitTimeout } from '../../errors.js';
 import { runPool } from '../../fleet/pool.js';
 import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/output.js';
 import { loadFences } from '../../reports/fences.js';
@@ -24,6 +24,7 @@ import { byDate, SEED_S, type WatchReport } from '../../reports/watch-events.js'
 import type { Run } from '../action.js';
 import { Cursor } from '../../runs/cursor.js';
 import { pause } from '../../runs/interrupts.js';
+import { isTransient } from '../../retry.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { ServiceClock } from '../../runs/service-clock.js';
 import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
@@ -169,9 +170,8 @@ async function poll(ctx: Context, api: Api, w: Waiting, clock: ServiceClock, sta
     w.seen = true;
   } catch (err) {
     if (signal.aborted) return;
-    // A passing failure is tried again next round; anything else ends the wait.
-    const transient = err instanceof NetworkError || (err instanceof ApiError && (err.status >= 500 || err.status === 429));
-    if (!transient) throw err;
+    // A passing failure is tried again next round, as the fleet engine does; anything else ends the wait.
+    if (!isTransient(err)) throw err;
     w.failure = { err: err as Error, at: ctx.clock.now() };
     ctx.io.err(`warning: unit ${w.unit.did}: ${(err as Error).message}; trying again next round`);
   }

@@ -7,18 +7,26 @@
  *
  * Addressing: an endpoint (AWS_ENDPOINT_URL…, S3-compatible stores) is path-style,
  * `endpoint/bucket/key`; AWS itself is virtual-hosted, `bucket.s3.region.amazonaws.com/key`.
- * Requests that fail for the moment (5xx, 429, a dropped connection) are tried again.
+ * Requests that fail for the moment (429, 5xx, a dropped connection, a timeout) are tried again
+ * by the retry module's rule, as often and with the per-wait timeout that --retries and
+ * --timeout (TRACKCTL_RETRIES, TRACKCTL_TIMEOUT, the profile) give the service's client.
  */
 import aws4 from 'aws4';
 import type { Dispatcher } from 'undici';
-import { collect, createDispatcher } from '../../api/dispatch.js';
+import { collect, createDispatcher, describeFailure } from '../../api/dispatch.js';
 import { ApiError, AuthError, NetworkError, NotFoundError, TrackctlError } from '../../errors.js';
+import { retry, type Timer } from '../../retry.js';
 import type { S3Config } from './config.js';
 import { escapeXml, xmlValues } from './wire.js';
 
-const TRIES = 4;
-const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
-const TIMEOUT_MS = 120_000;
+/** How hard the client tries: --retries and --timeout, as plain values. */
+export interface S3Limits {
+  /** Tries after the first of a request that failed for the moment. */
+  retries: number;
+  /** Each wait: to connect, for the reply's headers, between the body's bytes (an upload's bytes going out count). */
+  timeoutMs: number;
+  timer?: Timer;
+}
 
 export interface S3Reply {
   status: number;
@@ -41,7 +49,7 @@ export class S3Client {
   constructor(
     private readonly config: S3Config,
     readonly bucket: string,
-    private readonly sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+    private readonly limits: S3Limits,
   ) {
     const endpoint = config.endpoint;
     if (endpoint !== undefined) {
@@ -67,10 +75,9 @@ export class S3Client {
       .map((k) => (query[k] === '' && (k === 'uploads' || k === 'delete') ? k : `${uriEncode(k)}=${uriEncode(query[k]!)}`))
       .join('&');
     const path = `${this.base}/${key === undefined ? '' : uriEncode(key, true)}${qs ? `?${qs}` : ''}`;
-    const dispatcher = await (this.dispatcher ??= createDispatcher(this.origin, { connections: 8, headersTimeout: TIMEOUT_MS, bodyTimeout: TIMEOUT_MS }));
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= TRIES; attempt++) {
-      if (attempt > 1) await this.sleep(Math.min(4000, 250 * 2 ** (attempt - 2)));
+    const { retries, timeoutMs, timer } = this.limits;
+    const dispatcher = await (this.dispatcher ??= createDispatcher(this.origin, { connections: 8, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs }));
+    const attempt = async (n: number): Promise<S3Reply> => {
       const headers: Record<string, string> = {};
       if (body !== undefined) headers['Content-Type'] = contentType ?? 'application/octet-stream';
       // Asked on every try: temporary credentials are fetched again when they are due.
@@ -86,14 +93,15 @@ export class S3Client {
           ...(body !== undefined ? { body } : {}),
         });
       } catch (err) {
-        lastError = new NetworkError(`S3 ${method} ${this.describe(key)}: ${(err as Error).message}`, { cause: err });
-        continue;
+        throw new NetworkError(`S3 ${method} ${this.describe(key)}: ${describeFailure(err)} after ${n + 1} attempt${n === 0 ? '' : 's'}`, {
+          cause: err,
+          hint: 'Check the endpoint and your network; --timeout and --retries adjust the limits.',
+        });
       }
       if (reply.status >= 200 && reply.status < 300) return { status: reply.status, headers: reply.headers, text: reply.body };
-      lastError = this.failure(method, key, reply.status, reply.body);
-      if (!RETRY_STATUSES.has(reply.status)) break;
-    }
-    throw lastError;
+      throw this.failure(method, key, reply.status, reply.body);
+    };
+    return retry(attempt, { retries, ...(timer ? { timer } : {}) });
   }
 
   private describe(key: string | undefined): string {

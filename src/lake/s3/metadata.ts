@@ -86,7 +86,7 @@ export async function containerCredentials(s: ContainerSettings): Promise<Tempor
     }
   }
   if (token !== undefined && /[\r\n]/.test(token)) throw new UsageError('the container authorization token holds a line break');
-  const reply = await send(url, what, { method: 'GET', headers: token === undefined ? {} : { Authorization: token }, timeoutMs: 5_000, tries: 3 });
+  const reply = await send(url, what, { method: 'GET', headers: token === undefined ? {} : { Authorization: token }, timeoutMs: 5_000, retries: 2 });
   if (reply.status !== 200) throw failure(what, reply);
   return parseCredentials(what, reply);
 }
@@ -117,7 +117,7 @@ export async function instanceCredentials(endpoint: URL): Promise<TemporaryCrede
   const what = `EC2 instance metadata at ${endpoint.host}`;
   let tokenReply: ServiceReply;
   try {
-    tokenReply = await exchange(at('/latest/api/token'), { method: 'PUT', headers: { 'x-aws-ec2-metadata-token-ttl-seconds': TOKEN_TTL_SECONDS }, connectTimeoutMs: 1_000, timeoutMs: 5_000, proxy: false, tries: 1 });
+    tokenReply = await exchange(at('/latest/api/token'), { method: 'PUT', headers: { 'x-aws-ec2-metadata-token-ttl-seconds': TOKEN_TTL_SECONDS }, connectTimeoutMs: 1_000, timeoutMs: 5_000, proxy: false, retries: 0 });
   } catch (err) {
     throw new MetadataUnavailable(`${what}: ${(err as Error).message}`, { cause: err });
   }
@@ -125,12 +125,12 @@ export async function instanceCredentials(endpoint: URL): Promise<TemporaryCrede
   if ([403, 404, 405].includes(tokenReply.status)) throw new MetadataUnavailable(`${what}: the token request got HTTP ${tokenReply.status}`);
   if (tokenReply.status !== 200) throw failure(what, tokenReply);
   const headers = { 'x-aws-ec2-metadata-token': tokenReply.body.trim() };
-  const roles = await send(at(CREDENTIALS_PATH), what, { method: 'GET', headers, timeoutMs: 5_000, tries: 3 });
+  const roles = await send(at(CREDENTIALS_PATH), what, { method: 'GET', headers, timeoutMs: 5_000, retries: 2 });
   if (roles.status === 404) throw new MetadataUnavailable(`${what}: this instance has no IAM role`);
   if (roles.status !== 200) throw failure(what, roles);
   const role = roles.body.split('\n')[0]!.trim();
   if (role === '') throw new MetadataUnavailable(`${what}: this instance has no IAM role`);
-  const reply = await send(at(`${CREDENTIALS_PATH}${encodeURIComponent(role)}`), what, { method: 'GET', headers, timeoutMs: 5_000, tries: 3 });
+  const reply = await send(at(`${CREDENTIALS_PATH}${encodeURIComponent(role)}`), what, { method: 'GET', headers, timeoutMs: 5_000, retries: 2 });
   if (reply.status !== 200) throw failure(what, reply);
   return parseCredentials(`${what} (role ${role})`, reply);
 }

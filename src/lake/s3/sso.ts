@@ -52,7 +52,7 @@ export async function ssoCredentials(s: SsoSettings, now: number): Promise<Tempo
   const what = `SSO GetRoleCredentials ${s.roleName} in ${s.accountId} at ${url.host}`;
   let reply;
   try {
-    reply = await exchange(url, { method: 'GET', headers: { 'x-amz-sso_bearer_token': token }, timeoutMs: 30_000, proxy: true, tries: 3 });
+    reply = await exchange(url, { method: 'GET', headers: { 'x-amz-sso_bearer_token': token }, timeoutMs: 30_000, proxy: true, retries: 2 });
   } catch (err) {
     throw new NetworkError(`${what}: ${(err as Error).message}`, { cause: err });
   }

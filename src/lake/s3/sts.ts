@@ -43,7 +43,7 @@ async function call(target: StsTarget, action: string, body: string, sign: S3Cre
   }
   let reply;
   try {
-    reply = await exchange(target.endpoint, { method: 'POST', headers, body, timeoutMs: 30_000, proxy: true, tries: 3 });
+    reply = await exchange(target.endpoint, { method: 'POST', headers, body, timeoutMs: 30_000, proxy: true, retries: 2 });
   } catch (err) {
     throw new NetworkError(`${what}: ${(err as Error).message}`, { cause: err });
   }

@@ -9,6 +9,7 @@ import Pool from 'undici/lib/dispatcher/pool.js';
 import { collect, createDispatcher } from '../../api/dispatch.js';
 import { isLoopbackHost } from '../../api/http.js';
 import { UsageError } from '../../errors.js';
+import { isTransientStatus, retry } from '../../retry.js';
 
 /** A configured endpoint: https, or plain http on this machine only. */
 export function checkEndpoint(raw: string, source: string): URL {
@@ -49,8 +50,8 @@ export interface ExchangeOptions {
   connectTimeoutMs?: number;
   /** Through HTTPS_PROXY as the S3 client goes; never for the link-local metadata addresses. */
   proxy: boolean;
-  /** Tries for a dropped connection, 429 or 5xx. */
-  tries: number;
+  /** Tries after the first, for a dropped connection or a transient status (the retry module's rule). */
+  retries: number;
 }
 
 /** One request, its reply read whole; a reply of any status is returned, a connection that never answers throws. */
@@ -58,24 +59,22 @@ export async function exchange(url: URL, opts: ExchangeOptions): Promise<Service
   const poolOptions = { connections: 1, connect: { timeout: opts.connectTimeoutMs ?? opts.timeoutMs }, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
   const dispatcher: Dispatcher = opts.proxy ? await createDispatcher(url.origin, poolOptions) : new Pool(url.origin, poolOptions);
   try {
-    for (let attempt = 1; ; attempt++) {
-      if (attempt > 1) await new Promise((r) => setTimeout(r, 200 * 2 ** (attempt - 2)));
-      let reply: ServiceReply;
-      try {
-        reply = await collect(dispatcher, {
+    return await retry(
+      () =>
+        collect(dispatcher, {
           origin: url.origin,
           path: `${url.pathname}${url.search}`,
           method: opts.method,
           headers: opts.headers ?? {},
           ...(opts.body !== undefined ? { body: opts.body } : {}),
-        });
-      } catch (err) {
-        if (attempt < opts.tries) continue;
-        throw err;
-      }
-      if ((reply.status === 429 || reply.status >= 500) && attempt < opts.tries) continue;
-      return reply;
-    }
+        }),
+      {
+        retries: opts.retries,
+        // Any failure to get a reply is worth another try here; the caller words the last one.
+        retryError: () => true,
+        retryResult: (reply) => (isTransientStatus(reply.status) ? {} : undefined),
+      },
+    );
   } finally {
     await dispatcher.close();
   }
