@@ -1,6 +1,8 @@
-// What the benches share: timing a shell command under GNU time (wall seconds, peak RSS) and a stored sign-in.
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+// What the benches share: timing a shell command under GNU time (wall seconds, peak RSS), a stored sign-in,
+// a baseline build of another git ref, and the median.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const TIME = existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 if (!TIME) console.error('note: /usr/bin/time is missing (apt-get install time): peak RSS will not be reported');
@@ -34,3 +36,19 @@ export function cliLogin(bin, env) {
     child.stdin.end('demo\n');
   });
 }
+
+/** A build of another git ref beside this tree (its own dist/, this tree's node_modules), for a same-run baseline. */
+export function buildRef(root, ref, dir) {
+  const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
+  mkdirSync(dir, { recursive: true });
+  execFileSync('sh', ['-c', `git -C "${root}" archive ${commit} | tar -x -C "${dir}"`]);
+  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+  execFileSync(process.execPath, [join(dir, 'scripts/build.mjs'), '--no-check'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  return { name: `baseline ${ref} (${commit})`, bin: join(dir, 'bin/trackctl.js') };
+}
+
+export const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};

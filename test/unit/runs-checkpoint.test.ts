@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../src/errors.js';
 import { DEFAULT_WATCH_PARAMS, initialState, observe, restoreState, type UnitWatchState } from '../../src/reports/watch-events.js';
-import { RunCheckpoint } from '../../src/runs/checkpoint.js';
+import { nextSaveAt, RunCheckpoint, SAVE_INTERVAL_MS } from '../../src/runs/checkpoint.js';
 import { Cursor } from '../../src/runs/cursor.js';
 
 const now = (): number => 1_795_000_000_000;
@@ -100,4 +100,11 @@ test('watch: cursors and states kept, rounds and clock recorded, a file of watch
     writeFileSync(bad, text);
     await assert.rejects(RunCheckpoint.open(bad, watchSpec, now), (err: unknown) => err instanceof UsageError && why.test(err.message), text);
   }
+});
+
+test('coalesced saves: a write that takes long (a checkpoint of 10,000 units) spaces the next one, so writing stays a twentieth of the run', () => {
+  assert.equal(nextSaveAt(1000, 5), 1000 + SAVE_INTERVAL_MS, 'a quick write: the least interval');
+  assert.equal(nextSaveAt(1000, 100), 1000 + 2000, 'a write of 100 ms: the next starts 2 s after it began');
+  const writing = 300;
+  assert.ok(writing / (nextSaveAt(0, writing) - 0) <= 1 / 20, 'at most a twentieth of the time is spent writing');
 });
