@@ -234,6 +234,33 @@ function named(b: Buffer, from: number, name: string): boolean {
   return true;
 }
 
+/** Which wanted member the name at [from, to) is: 1 lat, 2 lng, 3 did, 4 date, 5 name, 6 speed, 7 address, 8 odometer, 9 reportType, 10 reportValue, 0 none. */
+function fieldOf(b: Buffer, from: number, to: number): number {
+  const n = to - from;
+  const c0 = b[from] as number;
+  if (n === 3 && c0 === 0x6c) return named(b, from, 'lat') ? 1 : named(b, from, 'lng') ? 2 : 0;
+  if (n === 3 && c0 === 0x64) return named(b, from, 'did') ? 3 : 0;
+  if (n === 4 && c0 === 0x64) return named(b, from, 'date') ? 4 : 0;
+  if (n === 4 && c0 === 0x6e) return named(b, from, 'name') ? 5 : 0;
+  if (n === 5 && c0 === 0x73) return named(b, from, 'speed') ? 6 : 0;
+  if (n === 7 && c0 === 0x61) return named(b, from, 'address') ? 7 : 0;
+  if (n === 8 && c0 === 0x6f) return named(b, from, 'odometer') ? 8 : 0;
+  if (n === 10 && c0 === 0x72) return named(b, from, 'reportType') ? 9 : 0;
+  if (n === 11 && c0 === 0x72) return named(b, from, 'reportValue') ? 10 : 0;
+  return 0;
+}
+
+/**
+ * The member names of the last report's properties, in order, each with its closing quote,
+ * and what each is (fieldOf). A service writes its reports alike, so the k-th name of a report
+ * is most often the k-th of the one before: one comparison with those bytes, which were
+ * checked when first read, both checks and tells it. Any other name is read and told the
+ * long way, and takes its place here.
+ */
+const MAX_SHAPE = 64;
+const shapeNames: Buffer[] = [];
+const shapeFields: number[] = [];
+
 type Properties = ReportPoint['properties'];
 
 /** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. */
@@ -243,27 +270,73 @@ function readProperties(b: Buffer, i: number, p: Properties): void {
     pos = j + 1;
     return;
   }
-  for (;;) {
+  for (let k = 0; ; k++) {
     if (b[j] !== 0x22) return void (pos = -1);
     const from = j + 1;
-    let to = from;
-    for (let c = b[to] as number; c !== 0x22; c = b[++to] as number) if (c === 0x5c || !(c >= 0x20)) return void (pos = -1);
+    let to = -1;
+    let field = 0;
+    const expected = shapeNames[k];
+    if (expected !== undefined) {
+      const m = expected.length;
+      let q = 0;
+      while (q < m && b[from + q] === expected[q]) q++;
+      if (q === m) {
+        to = from + m - 1;
+        field = shapeFields[k] as number;
+      }
+    }
+    if (to < 0) {
+      to = from;
+      for (let c = b[to] as number; c !== 0x22; c = b[++to] as number) if (c === 0x5c || !(c >= 0x20)) return void (pos = -1);
+      field = fieldOf(b, from, to);
+      if (k < MAX_SHAPE) {
+        // a copy: the bytes are overwritten by the next chunk
+        shapeNames[k] = Buffer.from(b.subarray(from, to + 1));
+        shapeFields[k] = field;
+      }
+    }
     j = ws(b, to + 1);
     if (b[j] !== 0x3a) return void (pos = -1);
     j = ws(b, j + 1);
-    const n = to - from;
-    const c0 = b[from] as number;
-    if (n === 3 && c0 === 0x6c && named(b, from, 'lat')) p.lat = readValue(b, j, true) as number;
-    else if (n === 3 && c0 === 0x6c && named(b, from, 'lng')) p.lng = readValue(b, j, true) as number;
-    else if (n === 3 && c0 === 0x64 && named(b, from, 'did')) p.did = readValue(b, j, true) as number;
-    else if (n === 4 && c0 === 0x64 && named(b, from, 'date')) p.date = readValue(b, j, true) as number;
-    else if (n === 4 && c0 === 0x6e && named(b, from, 'name')) p.name = readValue(b, j, false) as string;
-    else if (n === 5 && c0 === 0x73 && named(b, from, 'speed')) p.speed = readValue(b, j, true) as number;
-    else if (n === 7 && c0 === 0x61 && named(b, from, 'address')) p.address = readValue(b, j, false) as string | null;
-    else if (n === 8 && c0 === 0x6f && named(b, from, 'odometer')) p.odometer = readValue(b, j, true) as number | null;
-    else if (n === 10 && c0 === 0x72 && named(b, from, 'reportType')) p.reportType = readValue(b, j, false) as string;
-    else if (n === 11 && c0 === 0x72 && named(b, from, 'reportValue')) p.reportValue = readValue(b, j, false) as string;
-    else pos = skipValue(b, j, 2);
+    switch (field) {
+      case 0: {
+        // not wanted, only checked: the usual kinds straight, not through skipValue
+        const c = b[j] as number;
+        if (c === 0x22) pos = skipString(b, j);
+        else if (c === 0x2d || isDigit(c)) readNumber(b, j, false);
+        else pos = skipValue(b, j, 2);
+        break;
+      }
+      case 1:
+        p.lat = readValue(b, j, true) as number;
+        break;
+      case 2:
+        p.lng = readValue(b, j, true) as number;
+        break;
+      case 3:
+        p.did = readValue(b, j, true) as number;
+        break;
+      case 4:
+        p.date = readValue(b, j, true) as number;
+        break;
+      case 5:
+        p.name = readValue(b, j, false) as string;
+        break;
+      case 6:
+        p.speed = readValue(b, j, true) as number;
+        break;
+      case 7:
+        p.address = readValue(b, j, false) as string | null;
+        break;
+      case 8:
+        p.odometer = readValue(b, j, true) as number | null;
+        break;
+      case 9:
+        p.reportType = readValue(b, j, false) as string;
+        break;
+      default:
+        p.reportValue = readValue(b, j, false) as string;
+    }
     if (pos < 0) return;
     j = ws(b, pos);
     const c = b[j] as number;

@@ -3,33 +3,81 @@
  * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
  */
 import type { ReportPoint } from '../api/types.js';
-import { EARTH_RADIUS_KM, haversineKm, odometerKm } from './geo.js';
+import { EARTH_RADIUS_KM, haversineTerm, kmOfTerm, odometerKm } from './geo.js';
 
-/** A report with a usable position, and what the tracker made of it. */
-export interface Fix {
-  r: ReportPoint;
-  t: number;
+/**
+ * A position with the cosine of its latitude (cosOfLat of geo.ts) at hand: a fix is measured
+ * against a dozen others on average (outliers, the candidate stop, the move), and the cosines
+ * were a third of each haversine's cost.
+ */
+export interface Position {
   lat: number;
   lng: number;
+  cosLat: number;
+}
+
+/** A report with a usable position, and what the tracker made of it. */
+export interface Fix extends Position {
+  r: ReportPoint;
+  t: number;
   speed: number;
   /** Moving by the unit's motion state (sticky: a sleeping logger never says stopped), for driving time. */
   moving: boolean;
   /** Moving on this report's own evidence: its speed, or a motion_state 'moving' report. */
   going: boolean;
+  /** Where the fix this one was last measured to lies (NaN before), and the km (see legKm). */
+  nextLat: number;
+  nextLng: number;
+  nextKm: number;
 }
 
-export const distKm = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number => haversineKm(a.lat, a.lng, b.lat, b.lng);
+/** Great-circle km between two positions: haversineKm of geo.ts, to the bit. */
+export const distKm = (a: Position, b: Position): number => kmOfTerm(haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat));
 
 /** Kilometres per degree along a meridian: no great circle between two points is shorter than their latitude difference at this. */
 const KM_PER_DEG_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
 
+/**
+ * The haversine term of a distance of `km`, for the last km asked (the stop radius, nearly
+ * always): distances compare as their terms do, so most comparisons need no square root and
+ * arc sine. A term within a millionth of it (far wider than the rounding of either side) is
+ * decided by the distance itself, so every answer is the one distKm(a, b) > km gives.
+ */
+let termKm = Number.NaN;
+let termOfKm = 0;
+
 /** Whether a and b are farther apart than km: the latitude difference alone often says so without the trigonometry (the hot path of a moving unit). */
-export const fartherThan = (a: { lat: number; lng: number }, b: { lat: number; lng: number }, km: number): boolean =>
-  Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km || haversineKm(a.lat, a.lng, b.lat, b.lng) > km;
+export function fartherThan(a: Position, b: Position, km: number): boolean {
+  if (Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km) return true;
+  const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
+  if (km !== termKm) {
+    termKm = km;
+    // beyond a quarter of the globe (or not a distance) every case is decided the exact way
+    termOfKm = km >= 0 && km < EARTH_RADIUS_KM ? Math.sin(km / (2 * EARTH_RADIUS_KM)) ** 2 : Number.NaN;
+  }
+  if (term < termOfKm * (1 - 1e-6)) return false;
+  if (term > termOfKm * (1 + 1e-6)) return true;
+  return kmOfTerm(term) > km;
+}
+
+/**
+ * distKm from a fix to a later one, kept with the first: the outlier rule measures each leg
+ * between consecutive fixes twice (into a fix, then out of it) and the move once more. The
+ * later fix is known by its position, which alone decides the distance: a reference to it
+ * would chain every fix to the next and keep them all.
+ */
+export function legKm(a: Fix, b: Fix): number {
+  if (a.nextLat === b.lat && a.nextLng === b.lng) return a.nextKm;
+  const km = distKm(a, b);
+  a.nextLat = b.lat;
+  a.nextLng = b.lng;
+  a.nextKm = km;
+  return km;
+}
 
 /** Kilometres between two fixes of a move: the odometer's when plausible, else the great circle. */
 export function segmentKm(a: Fix, b: Fix): number {
-  const straight = distKm(a, b);
+  const straight = legKm(a, b);
   return odometerKm(a.r, b.r, straight) ?? straight;
 }
 
@@ -53,8 +101,8 @@ const DETOUR_KM = 1;
  */
 export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | undefined {
   // each distance once: this runs for every report
-  const ax = distKm(a, x);
-  const xc = distKm(x, c);
+  const ax = legKm(a, x);
+  const xc = legKm(x, c);
   const inKmh = (ax * 3600) / Math.max(1, Math.abs(x.t - a.t));
   const outKmh = (xc * 3600) / Math.max(1, Math.abs(c.t - x.t));
   if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
@@ -62,15 +110,21 @@ export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | u
   const odo = odometerKm(a.r, c.r, direct);
   if (odo !== undefined) {
     // the odometer agrees with the way from a to c, yet x lies farther from a or c than it counts: x's position is wrong
-    for (const [u, v, km] of [[a, x, ax], [x, c, xc]] as const) {
-      const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
-      if (typeof x.r.properties.odometer === 'number' && delta >= 0 && km > delta && odometerKm(u.r, v.r, km) === undefined)
-        return `${km.toFixed(1)} km from the fix ${u === a ? 'before' : 'after'}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
-    }
+    // each leg in turn, without a pair of arrays made for every report
+    const jump = odometerJump(a, x, ax, 'before', x) ?? odometerJump(x, c, xc, 'after', x);
+    if (jump !== undefined) return jump;
   }
   const way = ax + xc;
   if (way <= 2 * direct + DETOUR_KM) return undefined;
   const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
   if (way <= could + DETOUR_KM) return undefined;
   return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
+}
+
+/** Why x lies farther from its neighbour than the odometer counts between u and v (the leg of x from or to it, `km` long), or undefined. */
+function odometerJump(u: Fix, v: Fix, km: number, side: 'before' | 'after', x: Fix): string | undefined {
+  const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
+  if (typeof x.r.properties.odometer === 'number' && delta >= 0 && km > delta && odometerKm(u.r, v.r, km) === undefined)
+    return `${km.toFixed(1)} km from the fix ${side}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
+  return undefined;
 }

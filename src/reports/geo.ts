@@ -13,14 +13,22 @@ export const EARTH_RADIUS_KM = 6371.0088;
 
 const RAD = Math.PI / 180;
 
+/** The cosine of a latitude in degrees, as haversineKm takes it: a position measured against many others keeps it (see fix.ts). */
+export const cosOfLat = (lat: number): number => Math.cos(lat * RAD);
+
+/** The haversine of the central angle between two positions, given the cosines of their latitudes. */
+export function haversineTerm(lat1: number, lng1: number, cos1: number, lat2: number, lng2: number, cos2: number): number {
+  const s = Math.sin(((lat2 - lat1) * RAD) / 2);
+  const t = Math.sin(((lng2 - lng1) * RAD) / 2);
+  return s * s + cos1 * cos2 * t * t;
+}
+
+/** The great-circle distance in km whose haversine term is `a`. */
+export const kmOfTerm = (a: number): number => 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+
 /** Great-circle distance in km between two [lat, lng] positions in degrees. */
 export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLng = (lng2 - lng1) * RAD;
-  const s = Math.sin(dLat / 2);
-  const t = Math.sin(dLng / 2);
-  const a = s * s + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * t * t;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(a)));
+  return kmOfTerm(haversineTerm(lat1, lng1, cosOfLat(lat1), lat2, lng2, cosOfLat(lat2)));
 }
 
 /** Whether a report carries a usable position (some trackers send 0,0 or nothing without a fix). */

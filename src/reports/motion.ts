@@ -64,7 +64,7 @@
 import type { ReportPoint } from '../api/types.js';
 import type { DayClock } from './days.js';
 import { distKm, fartherThan, leaving, outlierReason, segmentKm, speedOf, type Fix } from './fix.js';
-import { hasPosition, odometerKm } from './geo.js';
+import { cosOfLat, hasPosition, odometerKm } from './geo.js';
 import { Move } from './move.js';
 import type { ReportParams } from './params.js';
 import { MAX_HELD, Place } from './place.js';
@@ -151,7 +151,7 @@ export class MotionTracker {
     if (!hasPosition(p.lat, p.lng)) return [];
     const speed = speedOf(r);
     const going = speed > this.params.speedThreshold || (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving');
-    const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, speed, moving, going };
+    const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed, moving, going, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
     const held = this.held;
     this.held = fix;
     if (!held) return [];

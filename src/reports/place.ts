@@ -1,7 +1,8 @@
 /**
  * Where a unit stands: a stop once confirmed, and the robust centre of its fixes.
  */
-import { fartherThan, leaving, type Fix } from './fix.js';
+import { fartherThan, leaving, type Fix, type Position } from './fix.js';
+import { cosOfLat } from './geo.js';
 import type { StopSegment } from './segments.js';
 
 /** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
@@ -15,9 +16,10 @@ const median = (xs: number[]): number => {
 
 /** The median position of a place's fixes, from an evenly thinned sample of at most SAMPLES of them. */
 const SAMPLES = 64;
-export class Centre {
+export class Centre implements Position {
   lat: number;
   lng: number;
+  cosLat: number;
   private lats: number[] = [];
   private lngs: number[] = [];
   private stride = 1;
@@ -26,6 +28,7 @@ export class Centre {
   constructor(f: Fix) {
     this.lat = f.lat;
     this.lng = f.lng;
+    this.cosLat = f.cosLat;
     this.add(f);
   }
 
@@ -38,7 +41,9 @@ export class Centre {
       this.lngs = this.lngs.filter((_, i) => i % 2 === 0);
       this.stride *= 2;
     }
-    this.lat = median(this.lats);
+    const lat = median(this.lats);
+    if (lat !== this.lat) this.cosLat = cosOfLat(lat);
+    this.lat = lat;
     this.lng = median(this.lngs);
   }
 }

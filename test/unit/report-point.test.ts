@@ -180,3 +180,28 @@ test('point reader: bytes that are not UTF-8 read as U+FFFD, as JSON.parse reads
   assert.equal(point?.properties.address, want.properties.address);
   assert.equal(reader.end, chunk.length);
 });
+
+test('point reader: a name like the one at its place in the report before (a prefix, longer, other case, escaped) is read as what it is', () => {
+  // The reader guesses each name from the report before (same place): every guess that is wrong must be caught.
+  const shapes = [
+    ['lat', 'lng', 'speed', 'name', 'date'],
+    ['la', 'lngx', 'speed', 'Name', 'date'],
+    ['latt', 'ln', 'sp', 'name\\u0000', 'dat'],
+    ['lat', 'lng', 'spee\\u0064', 'name', 'date'],
+    ['x', 'lat', 'lng', 'speed', 'name', 'date'],
+    ['lat', 'lng', 'speed', 'name', 'date'],
+  ];
+  const values = ['"61.5"', 'null', '-0', '1e400', '1.5E-3', '"Crème \\"brûlée\\" 🚗"', '123456789012345678901', '" 12 "', '{"a":[1,"x"]}'];
+  for (let round = 0; round < 3; round++) {
+    for (const [s, names] of shapes.entries()) {
+      const text = `{"type":"Feature","properties":{${names.map((n, k) => `"${n}":${values[(s + k + round) % values.length]}`).join(',')}},"geometry":null}`;
+      const want = expected(text);
+      const got = readPoint(text);
+      if (got.point === undefined) {
+        assert.ok(names.some((n) => n.includes('\\')), `refused only for an escaped name: ${text}`);
+        continue;
+      }
+      assert.deepEqual(got.point, want, text);
+    }
+  }
+});
