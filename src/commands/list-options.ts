@@ -1,8 +1,11 @@
 /**
- * What every list takes beside the output options, declared once (as kubectl and gh do):
- * -o wide and -o name, --sort-by FIELD (descending: --sort-by=-FIELD) and --limit N.
+ * What every list takes beside the output options (as kubectl and gh do): -o wide and -o name,
+ * --sort-by FIELD (descending: --sort-by=-FIELD) and --limit N, declared in shared-options.ts,
+ * read here.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { toOption } from './declare.js';
+import { listing } from './shared-options.js';
 import { UsageError } from '../errors.js';
 import type { ListArrangement } from '../io/render/types.js';
 
@@ -11,11 +14,10 @@ export interface ListOptions {
   limit?: string;
 }
 
-/** Adds --sort-by and --limit to a list command. */
+/** Adds --sort-by and --limit (declared in shared-options.ts) to a list command not yet declared whole. */
 export function listOptions(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--sort-by <field>', 'order by this field (a column or record field; --sort-by=-FIELD: descending)'))
-    .addOption(new Option('--limit <n>', 'print at most N records (after sorting)'));
+  for (const o of listing()) cmd.addOption(toOption(o));
+  return cmd;
 }
 
 /** The flags as the output layer takes them; a bad --limit is exit 2 before any request. */
