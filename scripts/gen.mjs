@@ -1,4 +1,4 @@
-// Generates completions/ and man/ from the command definitions: builds the
+// Generates completions/, man/ and docs/reference.md from the command definitions: builds the
 // bundle if asked (or missing), asks the binary for every file (`trackctl __gen`,
 // which walks the commander tree) and writes them. Deterministic: the same tree
 // gives the same bytes. Also keeps package.json's "man" list in step.
