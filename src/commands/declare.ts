@@ -19,8 +19,11 @@ import type { Context } from '../context.js';
 
 export type Kind = 'flag' | 'string' | 'int' | 'number' | 'duration' | 'size' | 'time' | 'choice' | 'list';
 
-/** One option: `V` is the value its handler receives, `K` the key it receives it under. */
-export interface OptionDecl<K extends string = string, V = unknown> {
+/**
+ * One option: `V` is the value its handler receives, `K` the key it receives it under, `P`
+ * whether it is always there (required, or filled in by commander when not given).
+ */
+export interface OptionDecl<K extends string = string, V = unknown, P extends boolean = boolean> {
   readonly flags: string;
   readonly kind: Kind;
   readonly help: string;
@@ -30,11 +33,15 @@ export interface OptionDecl<K extends string = string, V = unknown> {
   readonly values?: readonly string[];
   /** commander checks the choice (and help lists it); otherwise the command's parser does. */
   readonly strict?: boolean;
+  /** The value the handler gets when the option is not given. */
+  readonly fallback?: string;
+  readonly required?: boolean;
   /** Option keys this one cannot be given with (commander's conflicts). */
   readonly conflicts?: readonly string[];
-  /** Only for the types: the key and value the handler sees. */
+  /** Only for the types: the key and value the handler sees, and whether it is always there. */
   readonly __key?: K;
   readonly __value?: V;
+  readonly __present?: P;
 }
 
 /** `--all-units <x>` → 'allUnits'; `--no-motion-state` → 'motionState' (commander's keys). */
@@ -42,41 +49,55 @@ type LongName<F extends string> = F extends `${string}--${infer L}` ? (L extends
 type Camel<S extends string> = S extends `${infer H}-${infer T}` ? `${H}${Capitalize<Camel<T>>}` : S;
 type KeyOf<F extends string> = LongName<F> extends `no-${infer P}` ? Camel<P> : Camel<LongName<F>>;
 
-export type AnyOption = OptionDecl<string, unknown>;
+export type AnyOption = OptionDecl<string, unknown, boolean>;
 
-/** The values a handler receives: one optional property per option, typed by its kind. */
+type KeyIf<P, Present extends boolean> = P extends OptionDecl<infer K, unknown, Present> ? K : never;
+type ValueOf<P> = P extends OptionDecl<string, infer V, boolean> ? V : never;
+
+/** The values a handler receives: a property per option, typed by its kind; optional unless always there. */
 export type Values<O extends readonly AnyOption[]> = {
-  [P in O[number] as P extends OptionDecl<infer K, unknown> ? K : never]?: P extends OptionDecl<string, infer V> ? V : never;
+  [P in O[number] as KeyIf<P, true>]: ValueOf<P>;
+} & {
+  [P in O[number] as KeyIf<P, false>]?: ValueOf<P>;
 };
 
 interface Extra {
   default?: string;
+  /** A value commander fills in when the option is not given (its help then says "(default: …)"). */
+  fallback?: string;
+  /** commander refuses the command line without it. */
+  required?: boolean;
   conflicts?: readonly string[];
 }
 
-function make<F extends string, V>(flags: F, kind: Kind, help: string, extra: Extra & { values?: readonly string[]; strict?: boolean } = {}): OptionDecl<KeyOf<F>, V> {
-  return { flags, kind, help, ...extra };
+/** Always there: required, filled in by commander, or a negated flag (`--no-x` is true unless given). */
+type Present<F extends string, E> = LongName<F> extends `no-${string}` ? true : E extends { fallback: string } | { required: true } ? true : false;
+
+type Declare<V> = <F extends string, const E extends Extra = {}>(flags: F, help: string, extra?: E) => OptionDecl<KeyOf<F>, V, Present<F, E>>;
+
+function maker<V>(kind: Kind): Declare<V> {
+  return (flags, help, extra) => ({ flags, kind, help, ...extra });
 }
 
 /** A switch: `--all-units`, or `--no-motion-state` (true unless given). */
-export const flag = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, boolean>(flags, 'flag', help, extra);
-export const text = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string>(flags, 'string', help, extra);
-export const int = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string>(flags, 'int', help, extra);
-export const number = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string>(flags, 'number', help, extra);
-export const duration = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string>(flags, 'duration', help, extra);
-export const size = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string>(flags, 'size', help, extra);
-export const time = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string>(flags, 'time', help, extra);
+export const flag = maker<boolean>('flag');
+export const text = maker<string>('string');
+export const int = maker<string>('int');
+export const number = maker<string>('number');
+export const duration = maker<string>('duration');
+export const size = maker<string>('size');
+export const time = maker<string>('time');
 /** Repeatable: every occurrence, in order (`--types a,b --types c` → ['a,b', 'c']). */
-export const list = <F extends string>(flags: F, help: string, extra?: Extra) => make<F, string[]>(flags, 'list', help, extra);
+export const list = maker<string[]>('list');
 
 /** One of `values`; the command's parser matches it (loosely, with its own error). */
-export function choice<F extends string>(flags: F, values: readonly string[], help: string, extra?: Extra): OptionDecl<KeyOf<F>, string> {
-  return make(flags, 'choice', help, { ...extra, values });
+export function choice<F extends string, const E extends Extra = {}>(flags: F, values: readonly string[], help: string, extra?: E): OptionDecl<KeyOf<F>, string, Present<F, E>> {
+  return { flags, kind: 'choice', help, ...extra, values };
 }
 
 /** One of `values`, checked by commander before the command runs; the handler gets the union. */
-export function strictChoice<F extends string, const C extends readonly string[]>(flags: F, values: C, help: string, extra?: Extra): OptionDecl<KeyOf<F>, C[number]> {
-  return make(flags, 'choice', help, { ...extra, values, strict: true });
+export function strictChoice<F extends string, const C extends readonly string[], const E extends Extra = {}>(flags: F, values: C, help: string, extra?: E): OptionDecl<KeyOf<F>, C[number], Present<F, E>> {
+  return { flags, kind: 'choice', help, ...extra, values, strict: true };
 }
 
 export interface ArgumentDecl {
@@ -110,6 +131,12 @@ export function defineCommand<const O extends readonly AnyOption[]>(decl: Comman
 /** What a declaration says about a command, without its handler: what the reference reads. */
 export type Described = Omit<CommandDecl, 'load'>;
 
+/**
+ * Any declaration, whatever its options: defineCommand already matched its handler to them,
+ * so registering (which only hands commander's values on) need not know their types.
+ */
+export type Declared = Described & { readonly load: () => Promise<{ run: Handler<never> }> };
+
 /** Each registered command's declaration: the reference reads kinds and defaults from it. */
 const DECLARED = new WeakMap<Command, Described>();
 
@@ -136,11 +163,13 @@ export function toOption(o: AnyOption): Option {
   if (o.strict && o.values) option.choices(o.values);
   if (o.conflicts) option.conflicts([...o.conflicts]);
   if (o.kind === 'list') option.argParser(collect);
+  if (o.fallback !== undefined) option.default(o.fallback);
+  if (o.required) option.makeOptionMandatory();
   return option;
 }
 
 /** Adds the declared command under `parent`: commander objects only, the handler stays unloaded. */
-export function registerCommand<O extends readonly AnyOption[]>(parent: Command, decl: CommandDecl<O>, ctx: Context): Command {
+export function registerCommand(parent: Command, decl: Declared, ctx: Context): Command {
   const cmd = parent.command(decl.name);
   for (const alias of decl.aliases ?? []) cmd.alias(alias);
   cmd.description(decl.summary);
@@ -152,7 +181,7 @@ export function registerCommand<O extends readonly AnyOption[]>(parent: Command,
     // commander passes the command last; its opts() hold exactly the options declared above.
     const self = params[params.length - 1] as Command;
     const { run } = await decl.load();
-    await run(self.args, self.opts<Values<O>>(), ctx);
+    await run(self.args, self.opts<never>(), ctx);
   });
   DECLARED.set(cmd, decl);
   return cmd;

@@ -1,23 +1,14 @@
 /**
  * What every list takes beside the output options (as kubectl and gh do): -o wide and -o name,
- * --sort-by FIELD (descending: --sort-by=-FIELD) and --limit N, declared in shared-options.ts,
- * read here.
+ * --sort-by FIELD (descending: --sort-by=-FIELD) and --limit N: declared in shared-options.ts
+ * (listing), read here.
  */
-import type { Command } from 'commander';
-import { toOption } from './declare.js';
-import { listing } from './shared-options.js';
 import { UsageError } from '../errors.js';
 import type { ListArrangement } from '../io/render/types.js';
 
 export interface ListOptions {
   sortBy?: string;
   limit?: string;
-}
-
-/** Adds --sort-by and --limit (declared in shared-options.ts) to a list command not yet declared whole. */
-export function listOptions(cmd: Command): Command {
-  for (const o of listing()) cmd.addOption(toOption(o));
-  return cmd;
 }
 
 /** The flags as the output layer takes them; a bad --limit is exit 2 before any request. */

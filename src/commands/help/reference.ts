@@ -35,7 +35,7 @@ interface Row {
 
 /** A declared option: its kind (a choice with its values) and default as declared. */
 function declaredRow(o: AnyOption): Row {
-  return { flags: o.flags, kind: o.kind === 'choice' ? `choice: ${(o.values ?? []).join(', ')}` : o.kind, default: o.default ?? '', help: o.help };
+  return { flags: o.flags, kind: o.kind === 'choice' ? `choice: ${(o.values ?? []).join(', ')}` : o.kind, default: o.default ?? o.fallback ?? '', help: o.help };
 }
 
 /** An option of a command not declared yet: what commander knows. */
