@@ -157,8 +157,8 @@ export function examples(lines: readonly string[]): string {
   return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
 }
 
-/** The commander option of a declared one (also for commands not yet declared whole). */
-export function toOption(o: AnyOption): Option {
+/** The commander option of a declared one. */
+function toOption(o: AnyOption): Option {
   const option = new Option(o.flags, optionHelp(o));
   if (o.strict && o.values) option.choices(o.values);
   if (o.conflicts) option.conflicts([...o.conflicts]);
@@ -177,11 +177,10 @@ export function registerCommand(parent: Command, decl: Declared, ctx: Context): 
   for (const o of decl.options) cmd.addOption(toOption(o));
   const after = `${decl.notes ?? ''}${decl.examples ? examples(decl.examples) : ''}${decl.footer ?? ''}`;
   if (after !== '') cmd.addHelpText('after', after);
-  cmd.action(async (...params: unknown[]) => {
-    // commander passes the command last; its opts() hold exactly the options declared above.
-    const self = params[params.length - 1] as Command;
+  cmd.action(async () => {
+    // cmd.opts() holds exactly the options declared above, as defineCommand typed them.
     const { run } = await decl.load();
-    await run(self.args, self.opts<never>(), ctx);
+    await run(cmd.args, cmd.opts<never>(), ctx);
   });
   DECLARED.set(cmd, decl);
   return cmd;
