@@ -4,8 +4,10 @@
  */
 import type { Command } from 'commander';
 import type { Context } from '../context.js';
+import { examples as examplesText, type Handler } from './declare.js';
 
-export type Run<O> = (args: string[], opts: O, ctx: Context) => Promise<void>;
+/** A verb module's entry point: its operands, its options and the context. */
+export type Run<O> = Handler<O>;
 
 export function lazyAction<O>(ctx: Context, load: () => Promise<{ run: Run<O> }>) {
   return async (...params: unknown[]): Promise<void> => {
@@ -15,11 +17,7 @@ export function lazyAction<O>(ctx: Context, load: () => Promise<{ run: Run<O> }>
   };
 }
 
-/** Collects a repeatable option: --add-group 1 --add-group 2,3 → ['1', '2,3']. */
-export function collect(value: string, previous: string[] | undefined): string[] {
-  return [...(previous ?? []), value];
-}
-
+/** The "Examples:" help text of a command not declared with defineCommand. */
 export function examples(...lines: string[]): string {
-  return `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`;
+  return examplesText(lines);
 }

@@ -1,21 +1,14 @@
 /**
- * What every list takes beside the output options, declared once (as kubectl and gh do):
- * -o wide and -o name, --sort-by FIELD (descending: --sort-by=-FIELD) and --limit N.
+ * What every list takes beside the output options (as kubectl and gh do): -o wide and -o name,
+ * --sort-by FIELD (descending: --sort-by=-FIELD) and --limit N: declared in shared-options.ts
+ * (listing), read here.
  */
-import { Option, type Command } from 'commander';
 import { UsageError } from '../errors.js';
 import type { ListArrangement } from '../io/render/types.js';
 
 export interface ListOptions {
   sortBy?: string;
   limit?: string;
-}
-
-/** Adds --sort-by and --limit to a list command. */
-export function listOptions(cmd: Command): Command {
-  return cmd
-    .addOption(new Option('--sort-by <field>', 'order by this field (a column or record field; --sort-by=-FIELD: descending)'))
-    .addOption(new Option('--limit <n>', 'print at most N records (after sorting)'));
 }
 
 /** The flags as the output layer takes them; a bad --limit is exit 2 before any request. */

@@ -44,6 +44,21 @@ describe('generated man pages and completion scripts', () => {
     }
   });
 
+  test('the committed docs/reference.md is up to date (npm run gen)', () => {
+    const fresh = readFileSync(join(out, 'docs', 'reference.md'), 'utf8');
+    assert.equal(readFileSync(join(ROOT, 'docs', 'reference.md'), 'utf8'), fresh, 'docs/reference.md is stale: npm run gen');
+  });
+
+  test('docs/reference.md documents every command with its usage, and declared options with kind and default', () => {
+    const text = readFileSync(join(out, 'docs', 'reference.md'), 'utf8');
+    for (const cmd of walkCommands(tree()).filter((c) => c.parent && c.name() !== 'help' && visibleCommands(c).length === 0)) {
+      assert.ok(text.includes(`\n## trackctl ${commandPath(cmd)}\n`), `a section for trackctl ${commandPath(cmd)}`);
+    }
+    assert.match(text, /\| `--concurrency <n>` \| int \| 8 \| units fetched at once, 1-64 \|/);
+    assert.match(text, /\| `--layout <layout>` \| choice: files, hive \|/);
+    assert.match(text, /\$ trackctl history --group 101 --from 2026-11-24/);
+  });
+
   test('generation is deterministic', () => {
     const again = mkdtempSync(join(tmpdir(), 'trackctl-gen-'));
     try {

@@ -1,9 +1,10 @@
-/** `history`: one top-level verb, its flags and help. */
+/** `history`: one top-level verb, declared: its flags, help and examples. */
 import type { Command } from 'commander';
 import { REPORT_TYPES } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { collect, examples, lazyAction } from '../action.js';
-import { windowOptions, ZONE_HELP } from '../time-options.js';
+import { defineCommand, duration, flag, list, registerCommand, text, time } from '../declare.js';
+import { checkpoint, concurrency, lake, selection, window } from '../shared-options.js';
+import { ZONE_HELP } from '../time-options.js';
 
 const FORMATS_HELP = `
 Output (-o): table (default; DATE a clock time in the zone on a terminal, RFC 3339 UTC when piped),
@@ -87,48 +88,43 @@ Kubernetes Indexed Job). Give each shard its own --checkpoint.
 Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
   ${REPORT_TYPES.slice(8).join(', ')}.`;
 
+export const history = defineCommand({
+  name: 'history',
+  summary: 'Print the position and event reports of units (GET /reports/history/<id>/), streamed',
+  args: [{ spec: '[ids...]', help: 'unit ids (did of a device, sensor or tracked user), or choose with --group, --category or --all-units' }],
+  options: [
+    ...selection({ allUnits: 'every unit of the account (GET /all-units/)' }),
+    concurrency(),
+    ...lake(),
+    ...window({ from: 'reports dated after this time (default: 24 hours ago)', to: 'reports dated up to this time (needs --from)' }),
+    time('--received-after <time>', 'only reports the service received after this time, late arrivals included (lastQueryTime)'),
+    list('--types <list>', 'only these report types, comma-separated or repeated'),
+    flag('--all', 'the whole history: no time filter'),
+    flag('--follow', 'keep polling for newly received reports until Ctrl-C'),
+    duration('--interval <duration>', 'time between polls with --follow', { default: '30s' }),
+    checkpoint('print only reports received since the run that last saved FILE, then save it'),
+    text('--output-file <file>', 'write the output to FILE (put in place only once whole) instead of stdout'),
+  ],
+  notes: `${FORMATS_HELP}\n`,
+  examples: [
+    'trackctl history 2004',
+    'trackctl history 2004 --from 2026-11-20 --to 2026-11-21 -o csv > day.csv',
+    'trackctl history 2004 --from 3d --types sos,crash',
+    'trackctl history 2004 --all -o ndjson | jq -c \'select(.properties.battery < 20)\'',
+    'trackctl history 2004 --from 1d -o gpx > track.gpx',
+    'trackctl history 2004 --from 7d -o parquet --output-file week.parquet',
+    'trackctl history 2004 --follow --interval 1m',
+    'trackctl history 2004 --checkpoint unit-2004.ckpt -o ndjson > batch.tmp && cat batch.tmp >> reports.ndjson',
+    'trackctl history 2004 2005 2016 --from 1d -o csv > three.csv',
+    'trackctl history --group 101 --from 2026-11-24 --to 2026-11-25 -o gpx > depot.gpx',
+    'trackctl history --all-units --checkpoint fleet.ckpt --out-dir export --partition day -o ndjson',
+    'trackctl history --category device --follow -o ndjson',
+    'trackctl history --all-units --checkpoint lake.ckpt --out-dir s3://fleet-lake/history --layout hive -o parquet',
+    'TRACKCTL_SHARD=2/4 trackctl history --all-units --checkpoint shard2.ckpt --out-dir lake --layout hive -o parquet',
+  ],
+  load: () => import('./run.js'),
+});
+
 export function registerHistory(program: Command, ctx: Context): void {
-  const cmd = program
-    .command('history')
-    .description('Print the position and event reports of units (GET /reports/history/<id>/), streamed')
-    .argument('[ids...]', 'unit ids (did of a device, sensor or tracked user), or choose with --group, --category or --all-units')
-    .option('--group <gid>', "the units of group GID")
-    .option('--category <category>', 'every unit of this category: device, sensor or trackedUser')
-    .option('--all-units', 'every unit of the account (GET /all-units/)')
-    .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
-    .option('--out-dir <dir>', 'write one file per unit (or per unit and day) into DIR instead of stdout')
-    .option('--partition <by>', 'with --out-dir: unit (default) or day; with --layout hive: day (default) or unit')
-    .option('--layout <layout>', 'with --out-dir: files (default: per unit) or hive (fleet-wide files in day=YYYY-MM-DD/ folders)')
-    .option('--max-file-size <size>', 'with --layout hive: start a new part past this size (default 128MB)')
-    .option('--compression <codec>', 'Parquet codec: zstd (default), snappy, gzip or none')
-    .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)');
-  windowOptions(cmd, { from: 'reports dated after this time (default: 24 hours ago)', to: 'reports dated up to this time (needs --from)' })
-    .option('--received-after <time>', 'only reports the service received after this time, late arrivals included (lastQueryTime)')
-    .option('--types <list>', 'only these report types, comma-separated or repeated', collect)
-    .option('--all', 'the whole history: no time filter')
-    .option('--follow', 'keep polling for newly received reports until Ctrl-C')
-    .option('--interval <duration>', 'time between polls with --follow (default 30s)')
-    .option('--checkpoint <file>', 'print only reports received since the run that last saved FILE, then save it')
-    .option('--output-file <file>', 'write the output to FILE (put in place only once whole) instead of stdout')
-    .addHelpText('after', FORMATS_HELP)
-    .addHelpText(
-      'after',
-      examples(
-        'trackctl history 2004',
-        'trackctl history 2004 --from 2026-11-20 --to 2026-11-21 -o csv > day.csv',
-        'trackctl history 2004 --from 3d --types sos,crash',
-        'trackctl history 2004 --all -o ndjson | jq -c \'select(.properties.battery < 20)\'',
-        'trackctl history 2004 --from 1d -o gpx > track.gpx',
-        'trackctl history 2004 --from 7d -o parquet --output-file week.parquet',
-        'trackctl history 2004 --follow --interval 1m',
-        'trackctl history 2004 --checkpoint unit-2004.ckpt -o ndjson > batch.tmp && cat batch.tmp >> reports.ndjson',
-        'trackctl history 2004 2005 2016 --from 1d -o csv > three.csv',
-        'trackctl history --group 101 --from 2026-11-24 --to 2026-11-25 -o gpx > depot.gpx',
-        'trackctl history --all-units --checkpoint fleet.ckpt --out-dir export --partition day -o ndjson',
-        'trackctl history --category device --follow -o ndjson',
-        'trackctl history --all-units --checkpoint lake.ckpt --out-dir s3://fleet-lake/history --layout hive -o parquet',
-        'TRACKCTL_SHARD=2/4 trackctl history --all-units --checkpoint shard2.ckpt --out-dir lake --layout hive -o parquet',
-      ),
-    )
-    .action(lazyAction(ctx, async () => import('./run.js')));
+  registerCommand(program, history, ctx);
 }

@@ -2,9 +2,9 @@
  * The `import` verb of devices, sensors and users: only its definition and help
  * live here (no API code is loaded until it runs).
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, lazyAction } from '../action.js';
+import { defineCommand, flag, int, registerCommand, strictChoice, text } from '../declare.js';
 
 type Kind = 'devices' | 'sensors' | 'users';
 
@@ -45,22 +45,31 @@ or were not attempted (also a dry run that found rows that would fail).
 `;
 }
 
-export function registerImport(noun: Command, ctx: Context, kind: Kind): void {
+/** `devices import`, `sensors import`, `users import`: one declaration, worded for the kind. */
+export function importCommand(kind: Kind) {
   const file = kind === 'users' ? 'users.csv' : `${kind}.csv`;
-  noun
-    .command('import')
-    .description(`Create ${kind} in bulk from a CSV, NDJSON or JSON file; idempotent with --skip-existing`)
-    .argument('<file>', 'file to read, or - for stdin')
-    .addOption(new Option('--format <format>', 'input format (default: from the extension, or sniffed)').choices(['csv', 'ndjson', 'json']))
-    .option('--concurrency <n>', 'creates in flight at once, 1–64', '8')
-    .option('--dry-run', 'validate and compare with what exists; write nothing')
-    .option('--skip-existing', `skip rows whose ${KEY[kind]} already exists (and add their missing groups)`)
-    .option('--report <file>', 'write the per-row NDJSON report to this file')
-    .option('--continue-on-error', 'try every row even after a failure')
-    .addHelpText('after', `${details(kind)}${examples(
+  return defineCommand({
+    name: 'import',
+    summary: `Create ${kind} in bulk from a CSV, NDJSON or JSON file; idempotent with --skip-existing`,
+    args: [{ spec: '<file>', help: 'file to read, or - for stdin' }],
+    options: [
+      strictChoice('--format <format>', ['csv', 'ndjson', 'json'], 'input format (default: from the extension, or sniffed)'),
+      int('--concurrency <n>', 'creates in flight at once, 1–64', { fallback: '8' }),
+      flag('--dry-run', 'validate and compare with what exists; write nothing'),
+      flag('--skip-existing', `skip rows whose ${KEY[kind]} already exists (and add their missing groups)`),
+      text('--report <file>', 'write the per-row NDJSON report to this file'),
+      flag('--continue-on-error', 'try every row even after a failure'),
+    ],
+    notes: details(kind),
+    examples: [
       `trackctl ${kind} import ${file} --dry-run`,
       `trackctl ${kind} import ${file} --skip-existing --report import-report.ndjson`,
       `cat ${kind}.ndjson | trackctl ${kind} import - --concurrency 16 --continue-on-error -o json`,
-    )}`)
-    .action(lazyAction(ctx, async () => (await import('./run.js')).runFor(kind)));
+    ],
+    load: async () => (await import('./run.js')).runFor(kind),
+  });
+}
+
+export function registerImport(noun: Command, ctx: Context, kind: Kind): void {
+  registerCommand(noun, importCommand(kind), ctx);
 }

@@ -1,8 +1,9 @@
 /** `report trips|stops|summary|overspeed|geofence`: fleet reports computed from the streamed history. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, lazyAction } from '../action.js';
-import { windowOptions, ZONE_HELP } from '../time-options.js';
+import { defineCommand, duration, flag, number, registerCommand, text } from '../declare.js';
+import { concurrency, selection, shard, window } from '../shared-options.js';
+import { ZONE_HELP } from '../time-options.js';
 
 // Kept here as text so that help loads none of the algorithms; a test checks it against their defaults.
 export const REPORT_HELP = `
@@ -95,47 +96,61 @@ const EXAMPLES: Record<Kind, string[]> = {
   geofence: ['trackctl report geofence --geofence depots.geojson --all-units --from 1d', 'trackctl report geofence --geofence yard.geojson 2004 --from 7d -o json'],
 };
 
-const MOTION: readonly Kind[] = ['trips', 'stops', 'summary'];
+const MOTION_OPTIONS = [
+  number('--min-trip-distance <km>', 'a move this long is a trip', { default: '0.5' }),
+  duration('--min-trip-duration <duration>', 'a move lasting this long is a trip', { default: '5m' }),
+  duration('--min-stop <duration>', 'staying within --stop-radius this long is a stop', { default: '5m' }),
+  number('--stop-radius <metres>', 'farther than this from where it stood, the unit left', { default: '100' }),
+  number('--outlier-speed <kmh>', 'a fix implying more from both neighbours is left out', { default: '300' }),
+  number('--speed-threshold <speed>', "moving above this speed, in the service's unit", { default: '5' }),
+] as const;
+
+const MAX_GAP = duration('--max-gap <duration>', 'a trip across a longer silence in which the unit moved is marked inferred', { default: '1h' });
+const REORDER = duration('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date', { default: '1h' });
+
+const MOTION_FLAGS = [
+  flag('--no-motion-state', 'ignore motion_state reports; decide by speed alone'),
+  flag('--explain', 'say why each stretch became a trip, short move, stop, gap or outlier (stderr; the records with -o json|ndjson)'),
+] as const;
+
+/** The options only some reports take, in help order. */
+const OWN_OPTIONS = {
+  trips: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
+  stops: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
+  summary: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
+  overspeed: [
+    number('--limit <kmh>', "the speed limit, in the service's unit (km/h); needed unless every fence has a speedLimit"),
+    duration('--min-duration <duration>', 'shorter episodes do not count', { default: '30s' }),
+    text('--geofence <file>', 'GeoJSON fences; a Feature\'s numeric "speedLimit" property is the limit inside it (the lowest wins)'),
+    MAX_GAP,
+    REORDER,
+  ],
+  geofence: [text('--geofence <file>', 'GeoJSON FeatureCollection of Polygons/MultiPolygons, each named by a "name" property'), REORDER],
+} as const;
+
+/** One report's declaration: the shared unit selection, window and sharding, then its own options. */
+function reportCommand<K extends Kind>(kind: K) {
+  return defineCommand({
+    name: kind,
+    summary: DESCRIPTIONS[kind],
+    args: [{ spec: '[ids...]', help: 'unit ids, or choose with --group, --category or --all-units' }],
+    options: [
+      ...selection(),
+      ...window({ from: 'reports dated after this time (default: 24 hours ago)', to: 'reports dated up to this time (default: now)' }),
+      concurrency(),
+      shard(),
+      ...OWN_OPTIONS[kind],
+    ],
+    notes: `\nOutput (-o): ${FORMATS[kind]}.\nParameters and fields: trackctl report --help.`,
+    examples: EXAMPLES[kind],
+    load: async () => ({ run: (await import('./run.js')).runFor(kind) }),
+  });
+}
+
+export const REPORTS = (['trips', 'stops', 'summary', 'overspeed', 'geofence'] as const).map(reportCommand);
 
 export function registerReport(program: Command, ctx: Context): void {
   const noun = program.command('report').description('Fleet reports computed from the history: trips, stops, daily summary, overspeed, geofence visits');
   noun.addHelpText('after', REPORT_HELP);
-  for (const kind of ['trips', 'stops', 'summary', 'overspeed', 'geofence'] as const) {
-    const cmd = noun
-      .command(kind)
-      .description(DESCRIPTIONS[kind])
-      .argument('[ids...]', 'unit ids, or choose with --group, --category or --all-units')
-      .option('--group <gid>', 'the units of group GID')
-      .option('--category <category>', 'every unit of this category: device, sensor or trackedUser')
-      .option('--all-units', 'every unit of the account');
-    windowOptions(cmd, { from: 'reports dated after this time (default: 24 hours ago)', to: 'reports dated up to this time (default: now)' })
-      .option('--concurrency <n>', 'units fetched at once, 1-64 (default 8)')
-      .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)');
-    if (kind === 'geofence') cmd.option('--geofence <file>', 'GeoJSON FeatureCollection of Polygons/MultiPolygons, each named by a "name" property');
-    if (kind === 'overspeed') {
-      cmd
-        .option('--limit <kmh>', 'the speed limit, in the service\'s unit (km/h); needed unless every fence has a speedLimit')
-        .option('--min-duration <duration>', 'shorter episodes do not count (default 30s)')
-        .option('--geofence <file>', 'GeoJSON fences; a Feature\'s numeric "speedLimit" property is the limit inside it (the lowest wins)');
-    }
-    if (MOTION.includes(kind)) {
-      cmd
-        .option('--min-trip-distance <km>', 'a move this long is a trip (default 0.5)')
-        .option('--min-trip-duration <duration>', 'a move lasting this long is a trip (default 5m)')
-        .option('--min-stop <duration>', 'staying within --stop-radius this long is a stop (default 5m)')
-        .option('--stop-radius <metres>', 'farther than this from where it stood, the unit left (default 100)')
-        .option('--outlier-speed <kmh>', 'a fix implying more from both neighbours is left out (default 300)')
-        .option('--speed-threshold <speed>', 'moving above this speed, in the service\'s unit (default 5)');
-    }
-    if (kind !== 'geofence') cmd.option('--max-gap <duration>', 'a trip across a longer silence in which the unit moved is marked inferred (default 1h)');
-    cmd.option('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date (default 1h)');
-    if (MOTION.includes(kind)) {
-      cmd
-        .option('--no-motion-state', 'ignore motion_state reports; decide by speed alone')
-        .option('--explain', 'say why each stretch became a trip, short move, stop, gap or outlier (stderr; the records with -o json|ndjson)');
-    }
-    cmd
-      .addHelpText('after', `\nOutput (-o): ${FORMATS[kind]}.\nParameters and fields: trackctl report --help.${examples(...EXAMPLES[kind])}`)
-      .action(lazyAction(ctx, async () => ({ run: (await import('./run.js')).runFor(kind) })));
-  }
+  for (const decl of REPORTS) registerCommand(noun, decl, ctx);
 }

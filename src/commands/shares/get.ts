@@ -4,7 +4,7 @@ import { parseSid } from './validate.js';
 import { shareColumns } from './columns.js';
 import type { Run } from '../action.js';
 
-export const run: Run<Record<string, never>> = async (args, _opts, ctx) => {
+export const run: Run<{ tz?: string }> = async (args, _opts, ctx) => {
   const sid = parseSid(args[0]);
   const out = await ctx.output();
   const { record, raw } = await getShare(await ctx.api(), sid);

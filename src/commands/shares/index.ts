@@ -1,79 +1,84 @@
-/** `shares`: location share links for a device or a group, their URLs and embeds. */
-import { listOptions } from '../list-options.js';
+/** `shares`: location share links for a device or a group, their URLs and embeds; declared. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, lazyAction } from '../action.js';
-import { zoneOption } from '../time-options.js';
+import { defineCommand, duration, int, registerCommand, text, time } from '../declare.js';
+import { group, listing, zone } from '../shared-options.js';
+
+export const shareVerbs = [
+  defineCommand({
+    name: 'list',
+    aliases: ['ls'],
+    summary: 'List location shares; expired ones are flagged',
+    options: [...listing(), zone()],
+    examples: ['trackctl shares list', 'trackctl shares list -o json', 'trackctl shares list -o csv --fields sid,name,expiration'],
+    load: () => import('./list.js'),
+  }),
+  defineCommand({
+    name: 'get',
+    summary: 'Show one location share',
+    args: [{ spec: '<sid>', help: 'share id' }],
+    options: [zone()],
+    examples: ['trackctl shares get Jyjs2YFhY4vA', 'trackctl shares get Jyjs2YFhY4vA -o json'],
+    load: () => import('./get.js'),
+  }),
+  defineCommand({
+    name: 'create',
+    summary: 'Create a share link for one device or one group; without an expiry flag it never expires',
+    options: [
+      int('--device <did>', 'share this device'),
+      group('share this group'),
+      text('--name <name>', 'share name'),
+      time('--expires <time>', 'expire at a time: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), 3d (from now), or never'),
+      zone(),
+      duration('--expires-in <duration>', 'expire after a duration counted by the service, e.g. 45m, 2d, 2d3h30m'),
+    ],
+    examples: [
+      'trackctl shares create --device 2004 --name "Customer ETA"',
+      'trackctl shares create --group 101 --name "Depot map" --expires 2026-12-31T18:00:00Z',
+      'trackctl shares create --device 2004 --name "Delivery 4471" --expires-in 2d3h30m',
+    ],
+    load: () => import('./create.js'),
+  }),
+  defineCommand({
+    name: 'update',
+    summary: 'Rename a share or move its expiry (only name and expiry can change)',
+    args: [{ spec: '<sid>', help: 'share id' }],
+    options: [
+      text('--name <name>', 'new name'),
+      time('--expires <time>', 'new expiry: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), or 3d (from now)'),
+      zone(),
+    ],
+    examples: ['trackctl shares update Jyjs2YFhY4vA --name "ETA (Tue)"', 'trackctl shares update Jyjs2YFhY4vA --expires 7d'],
+    load: () => import('./update.js'),
+  }),
+  defineCommand({
+    name: 'delete',
+    aliases: ['rm'],
+    summary: 'Delete location shares; continues past failures and reports each',
+    args: [{ spec: '<sid...>', help: 'share ids' }],
+    options: [],
+    examples: ['trackctl shares delete cVsWhVbbLIEc --yes', 'trackctl shares delete Jyjs2YFhY4vA --yes -o json'],
+    load: () => import('./delete.js'),
+  }),
+  defineCommand({
+    name: 'url',
+    summary: 'Print the public link of a share (no request is sent)',
+    args: [{ spec: '<sid>', help: 'share id' }],
+    options: [],
+    examples: ['trackctl shares url DyyRCTE92kQz', 'open "$(trackctl shares url DyyRCTE92kQz)"'],
+    load: () => import('./url.js'),
+  }),
+  defineCommand({
+    name: 'embed',
+    summary: 'Print an inline-frame snippet that embeds a share in a web page (no request is sent)',
+    args: [{ spec: '<sid>', help: 'share id' }],
+    options: [int('--width <px>', 'frame width in pixels', { fallback: '420' }), int('--height <px>', 'frame height in pixels', { fallback: '380' })],
+    examples: ['trackctl shares embed DyyRCTE92kQz', 'trackctl shares embed DyyRCTE92kQz --width 640 --height 480 >> page.html'],
+    load: () => import('./embed.js'),
+  }),
+] as const;
 
 export function registerShares(program: Command, ctx: Context): void {
   const noun = program.command('shares').description('Manage location share links of a device or a group');
-
-  listOptions(noun
-    .command('list'))
-    .alias('ls')
-    .description('List location shares; expired ones are flagged')
-    .addOption(zoneOption())
-    .addHelpText('after', examples('trackctl shares list', 'trackctl shares list -o json', 'trackctl shares list -o csv --fields sid,name,expiration'))
-    .action(lazyAction(ctx, () => import('./list.js')));
-
-  noun
-    .command('get')
-    .description('Show one location share')
-    .argument('<sid>', 'share id')
-    .addOption(zoneOption())
-    .addHelpText('after', examples('trackctl shares get Jyjs2YFhY4vA', 'trackctl shares get Jyjs2YFhY4vA -o json'))
-    .action(lazyAction(ctx, () => import('./get.js')));
-
-  noun
-    .command('create')
-    .description('Create a share link for one device or one group; without an expiry flag it never expires')
-    .option('--device <did>', 'share this device')
-    .option('--group <gid>', 'share this group')
-    .option('--name <name>', 'share name')
-    .option('--expires <time>', 'expire at a time: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), 3d (from now), or never')
-    .addOption(zoneOption())
-    .option('--expires-in <duration>', 'expire after a duration counted by the service, e.g. 45m, 2d, 2d3h30m')
-    .addHelpText(
-      'after',
-      examples(
-        'trackctl shares create --device 2004 --name "Customer ETA"',
-        'trackctl shares create --group 101 --name "Depot map" --expires 2026-12-31T18:00:00Z',
-        'trackctl shares create --device 2004 --name "Delivery 4471" --expires-in 2d3h30m',
-      ),
-    )
-    .action(lazyAction(ctx, () => import('./create.js')));
-
-  noun
-    .command('update')
-    .description('Rename a share or move its expiry (only name and expiry can change)')
-    .argument('<sid>', 'share id')
-    .option('--name <name>', 'new name')
-    .option('--expires <time>', 'new expiry: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), or 3d (from now)')
-    .addOption(zoneOption())
-    .addHelpText('after', examples('trackctl shares update Jyjs2YFhY4vA --name "ETA (Tue)"', 'trackctl shares update Jyjs2YFhY4vA --expires 7d'))
-    .action(lazyAction(ctx, () => import('./update.js')));
-
-  noun
-    .command('delete')
-    .alias('rm')
-    .description('Delete location shares; continues past failures and reports each')
-    .argument('<sid...>', 'share ids')
-    .addHelpText('after', examples('trackctl shares delete cVsWhVbbLIEc --yes', 'trackctl shares delete Jyjs2YFhY4vA --yes -o json'))
-    .action(lazyAction(ctx, () => import('./delete.js')));
-
-  noun
-    .command('url')
-    .description('Print the public link of a share (no request is sent)')
-    .argument('<sid>', 'share id')
-    .addHelpText('after', examples('trackctl shares url DyyRCTE92kQz', 'open "$(trackctl shares url DyyRCTE92kQz)"'))
-    .action(lazyAction(ctx, () => import('./url.js')));
-
-  noun
-    .command('embed')
-    .description('Print an inline-frame snippet that embeds a share in a web page (no request is sent)')
-    .argument('<sid>', 'share id')
-    .option('--width <px>', 'frame width in pixels', '420')
-    .option('--height <px>', 'frame height in pixels', '380')
-    .addHelpText('after', examples('trackctl shares embed DyyRCTE92kQz', 'trackctl shares embed DyyRCTE92kQz --width 640 --height 480 >> page.html'))
-    .action(lazyAction(ctx, () => import('./embed.js')));
+  for (const verb of shareVerbs) registerCommand(noun, verb, ctx);
 }

@@ -4,7 +4,7 @@ import { parseId } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';
 
-export const run: Run<Record<string, never>> = async (args, _opts, ctx) => {
+export const run: Run<{ tz?: string }> = async (args, _opts, ctx) => {
   const uid = parseId(args[0] ?? '', 'user id');
   const out = await ctx.output();
   const { record, raw } = await getUser(await ctx.api(), uid);

@@ -1,8 +1,8 @@
-/** `wait`: one top-level verb, its flags and help. */
+/** `wait`: one top-level verb, declared: its flags, help and examples. */
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, lazyAction } from '../action.js';
-import { zoneOption } from '../time-options.js';
+import { defineCommand, duration, flag, registerCommand, text } from '../declare.js';
+import { selection, zone } from '../shared-options.js';
 
 const HELP = `
 Conditions (--for): reporting, a report received after the wait began (late ones included);
@@ -27,30 +27,30 @@ until the condition holds, Ctrl-C (exit 130) or SIGTERM (exit 143). For wait, --
 whole wait, and each
 request within it.`;
 
+export const wait = defineCommand({
+  name: 'wait',
+  summary: 'Wait until units meet a condition (reporting, moving, stopped, stale, inside/outside a fence, low battery)',
+  args: [{ spec: '[ids...]', help: 'unit ids, or choose with --group, --category or --all-units' }],
+  options: [
+    text('--for <condition>', 'the condition: reporting, moving, stopped, stale=D, inside=FILE, outside=FILE, battery_low=PCT'),
+    duration('--timeout <duration>', 'give up after this long: exit 8 (default: wait until met or Ctrl-C)'),
+    duration('--interval <duration>', 'time between polls of each unit', { default: '10s' }),
+    flag('--all', 'several units: every one must meet the condition (the default)'),
+    flag('--any', 'several units: the first that meets the condition ends the wait'),
+    ...selection(),
+    zone(),
+  ],
+  notes: `${HELP}\n`,
+  examples: [
+    'trackctl wait 2004 --for reporting --timeout 10m',
+    'trackctl wait 2004 --for inside=depot.geojson -o json | jq .time',
+    'trackctl wait 2004 2005 --all --for stopped --interval 30s',
+    'trackctl wait --group 101 --any --for battery_low=15 && ./page.sh',
+    'trackctl wait 2004 --for stale=2h --timeout 1h; [ $? -eq 8 ] && echo "still reporting"',
+  ],
+  load: () => import('./run.js'),
+});
+
 export function registerWait(program: Command, ctx: Context): void {
-  program
-    .command('wait')
-    .description('Wait until units meet a condition (reporting, moving, stopped, stale, inside/outside a fence, low battery)')
-    .argument('[ids...]', 'unit ids, or choose with --group, --category or --all-units')
-    .option('--for <condition>', 'the condition: reporting, moving, stopped, stale=D, inside=FILE, outside=FILE, battery_low=PCT')
-    .option('--timeout <duration>', 'give up after this long: exit 8 (default: wait until met or Ctrl-C)')
-    .option('--interval <duration>', 'time between polls of each unit (default 10s)')
-    .option('--all', 'several units: every one must meet the condition (the default)')
-    .option('--any', 'several units: the first that meets the condition ends the wait')
-    .option('--group <gid>', 'the units of group GID')
-    .option('--category <category>', 'every unit of this category: device, sensor or trackedUser')
-    .option('--all-units', 'every unit of the account')
-    .addOption(zoneOption())
-    .addHelpText('after', HELP)
-    .addHelpText(
-      'after',
-      examples(
-        'trackctl wait 2004 --for reporting --timeout 10m',
-        'trackctl wait 2004 --for inside=depot.geojson -o json | jq .time',
-        'trackctl wait 2004 2005 --all --for stopped --interval 30s',
-        'trackctl wait --group 101 --any --for battery_low=15 && ./page.sh',
-        'trackctl wait 2004 --for stale=2h --timeout 1h; [ $? -eq 8 ] && echo "still reporting"',
-      ),
-    )
-    .action(lazyAction(ctx, async () => import('./run.js')));
+  registerCommand(program, wait, ctx);
 }

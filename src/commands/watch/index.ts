@@ -1,8 +1,8 @@
-/** `watch`: one top-level verb, its flags and help. */
-import { Option, type Command } from 'commander';
+/** `watch`: one top-level verb, declared: its flags, help and examples. */
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples, lazyAction } from '../action.js';
-import { zoneOption } from '../time-options.js';
+import { defineCommand, duration, number, registerCommand, text } from '../declare.js';
+import { allUnits, checkpoint, group, shard, strictCategory, zone } from '../shared-options.js';
 
 const HELP = `
 On a terminal: a live view of the units, redrawn in place, what needs attention on top (a recent
@@ -46,34 +46,36 @@ printed one of them (with the rest of that round's events, and the checkpoint sa
 \`trackctl watch --all-units --exit-on sos && page-someone\`. An unknown event name is exit 2;
 Ctrl-C before the event exits 130.`;
 
+export const watch = defineCommand({
+  name: 'watch',
+  summary: 'Watch units live: a fleet view on a terminal, an NDJSON event stream elsewhere',
+  args: [{ spec: '[ids...]', help: 'unit ids, or choose with --group, --category or --all-units (default: every unit)' }],
+  options: [
+    group(),
+    strictCategory(['device', 'sensor', 'trackedUser'], 'every unit of this category'),
+    allUnits('every unit of the account (the default)'),
+    duration('--interval <duration>', 'time between rounds of polls', { default: '30s' }),
+    duration('--stale <duration>', 'a unit without reports for this long is stale', { default: '1d' }),
+    number('--low-battery <pct>', 'battery percentage below which a unit is low', { default: '20' }),
+    text('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events'),
+    number('--speed-limit <kmh>', 'overspeed events above this speed (km/h); inside a --geofence feature with a "speedLimit", the lower of the two'),
+    checkpoint('resume from FILE and save cursors and states to it after each round'),
+    shard(),
+    text('--exit-on <events>', 'exit 0 after the round that printed one of these events, e.g. sos,crash'),
+    zone(),
+  ],
+  notes: `${HELP}\n`,
+  examples: [
+    'trackctl watch',
+    'trackctl watch --group 101 --stale 2h --low-battery 25',
+    'trackctl watch 2004 2005 -o ndjson | jq -c \'select(.event != "report")\'',
+    'trackctl watch --category device --geofence depots.geojson -o ndjson >> events.ndjson',
+    'trackctl watch --all-units --checkpoint watch.ckpt -o ndjson | ./alert.sh',
+    'trackctl watch --all-units --exit-on sos,crash -o ndjson > alert.ndjson && ./page.sh alert.ndjson',
+  ],
+  load: () => import('./run.js'),
+});
+
 export function registerWatch(program: Command, ctx: Context): void {
-  program
-    .command('watch')
-    .description('Watch units live: a fleet view on a terminal, an NDJSON event stream elsewhere')
-    .argument('[ids...]', 'unit ids, or choose with --group, --category or --all-units (default: every unit)')
-    .option('--group <gid>', 'the units of group GID')
-    .addOption(new Option('--category <category>', 'every unit of this category').choices(['device', 'sensor', 'trackedUser']))
-    .option('--all-units', 'every unit of the account (the default)')
-    .option('--interval <duration>', 'time between rounds of polls (default 30s)')
-    .option('--stale <duration>', 'a unit without reports for this long is stale (default 1d)')
-    .option('--low-battery <pct>', 'battery percentage below which a unit is low (default 20)')
-    .option('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events')
-    .option('--speed-limit <kmh>', 'overspeed events above this speed (km/h); inside a --geofence feature with a "speedLimit", the lower of the two')
-    .option('--checkpoint <file>', 'resume from FILE and save cursors and states to it after each round')
-    .option('--shard <K/N>', 'only the units of shard K of N, by did (also TRACKCTL_SHARD)')
-    .option('--exit-on <events>', 'exit 0 after the round that printed one of these events, e.g. sos,crash')
-    .addOption(zoneOption())
-    .addHelpText('after', HELP)
-    .addHelpText(
-      'after',
-      examples(
-        'trackctl watch',
-        'trackctl watch --group 101 --stale 2h --low-battery 25',
-        'trackctl watch 2004 2005 -o ndjson | jq -c \'select(.event != "report")\'',
-        'trackctl watch --category device --geofence depots.geojson -o ndjson >> events.ndjson',
-        'trackctl watch --all-units --checkpoint watch.ckpt -o ndjson | ./alert.sh',
-        'trackctl watch --all-units --exit-on sos,crash -o ndjson > alert.ndjson && ./page.sh alert.ndjson',
-      ),
-    )
-    .action(lazyAction(ctx, async () => import('./run.js')));
+  registerCommand(program, watch, ctx);
 }
