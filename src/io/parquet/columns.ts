@@ -15,14 +15,10 @@
  */
 import type { HistoryItem } from '../../api/history.js';
 import { Report } from '../../api/report-item.js';
+import type { ColumnKind, ParquetColumn } from './kinds.js';
 import { RowReader, Tag } from './row-reader.js';
 
-export type ColumnKind = 'int32' | 'int64' | 'double' | 'string' | 'timestamp';
-
-export interface ParquetColumn {
-  name: string;
-  kind: ColumnKind;
-}
+export type { ColumnKind, ParquetColumn } from './kinds.js';
 
 type Props = Record<string, unknown>;
 

@@ -15,7 +15,7 @@
  * a malformed one fails before its batch is written), so the reading stays within them; it
  * still checks each token it reads and gives up on a surprise.
  */
-import type { ColumnKind, ParquetColumn } from './columns.js';
+import type { ColumnKind, ParquetColumn } from './kinds.js';
 
 /** What a cell of the row read holds. */
 export const enum Tag { Absent, Null, Number, Text }
