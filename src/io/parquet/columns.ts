@@ -14,13 +14,11 @@
  *   a non-Point geometry) are not written.
  */
 import type { HistoryItem } from '../../api/history.js';
+import { Report } from '../../api/report-item.js';
+import type { ColumnKind, ParquetColumn } from './kinds.js';
+import { RowReader, Tag } from './row-reader.js';
 
-export type ColumnKind = 'int32' | 'int64' | 'double' | 'string' | 'timestamp';
-
-export interface ParquetColumn {
-  name: string;
-  kind: ColumnKind;
-}
+export type { ColumnKind, ParquetColumn } from './kinds.js';
 
 type Props = Record<string, unknown>;
 
@@ -143,9 +141,40 @@ function column(kind: ColumnKind): BufferedColumn {
 export class ColumnBuffers {
   readonly columns: readonly BufferedColumn[] = PARQUET_COLUMNS.map((c) => column(c.kind));
   rows = 0;
+  private readonly reader = new RowReader(REPORT_COLUMNS);
 
+  /**
+   * A report cut from a reply is read from its bytes (row-reader.ts) where they are usual;
+   * otherwise, and for a report made any other way, from its parsed feature. Both give the same row.
+   */
   append(item: HistoryItem): void {
     if (this.rows === this.columns[0]!.defs.length) this.grow();
+    if (item instanceof Report && this.reader.read(item.source, item.start, item.end)) this.appendRead();
+    else this.appendFeature(item);
+    this.rows++;
+  }
+
+  /** The row the reader read; it has no extra. */
+  private appendRead(): void {
+    const { tags, numbers, texts } = this.reader;
+    const row = this.rows;
+    const n = REPORT_COLUMNS.length;
+    for (let i = 0; i < n; i++) {
+      const c = this.columns[i]!;
+      const tag = tags[i];
+      if (tag === Tag.Number) {
+        c.defs[row] = 1;
+        c.numbers[c.count++] = numbers[i]!;
+      } else if (tag === Tag.Text) {
+        c.defs[row] = 1;
+        c.strings.push(texts[i]!);
+        c.count++;
+      } else c.defs[row] = 0;
+    }
+    this.columns[n]!.defs[row] = 0;
+  }
+
+  private appendFeature(item: HistoryItem): void {
     const row = this.rows;
     const feature = item.feature as unknown as { properties?: unknown };
     const raw = feature.properties;
@@ -175,7 +204,6 @@ export class ColumnBuffers {
       }
     }
     put(this.columns[REPORT_COLUMNS.length]!, row, extra === undefined ? null : JSON.stringify(extra));
-    this.rows = row + 1;
   }
 
   /** Empties the buffers (their row group is written), keeping their memory for the next. */

@@ -66,6 +66,13 @@ function dictionaryOf(c: BufferedColumn): Dictionary | undefined {
   const n = c.count;
   if (n === 0) return undefined;
   const values: ArrayLike<string | number> = c.kind === 'string' ? c.strings : c.numbers;
+  // One value all through (a unit's id, name, source, often its type): the dictionary the Map below would make, without a lookup per value.
+  const first = values[0]!;
+  if (first !== 0 && (typeof first !== 'string' || 4 + 3 * first.length <= MAX_DICTIONARY_BYTES)) {
+    let i = 1;
+    while (i < n && values[i] === first) i++;
+    if (i === n) return { values: [first], indexes: new Int32Array(n) };
+  }
   const maxDistinct = Math.max(1, Math.floor(n * DICTIONARY_SHARE));
   const sample = Math.min(n, SAMPLE);
   const seen = new Set<string | number>();

@@ -1,0 +1,197 @@
+/**
+ * A report's Parquet row read from its bytes (row-reader.ts) against the row of its parsed
+ * feature (tolerantFeature(JSON.parse(text)), as the reply reader gives it): on generated
+ * reports, usual and odd, the two give the same cells in every column, and a usual report is
+ * never parsed.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { HistoryItem } from '../../src/api/history.js';
+import { Report } from '../../src/api/report-item.js';
+import { tolerantFeature } from '../../src/api/tolerant.js';
+import type { ReportFeature } from '../../src/api/types.js';
+import { ColumnBuffers, PARQUET_COLUMNS, REPORT_COLUMNS } from '../../src/io/parquet/columns.js';
+import { RowReader } from '../../src/io/parquet/row-reader.js';
+
+/** A small seeded generator (mulberry32), so a failure names a case that can be replayed. */
+function rng(seed: number): { int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
+  let a = seed >>> 0;
+  const next = (): number => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)] as never, chance: (p) => next() < p };
+}
+type R = ReturnType<typeof rng>;
+
+const NAMES = REPORT_COLUMNS.map((c) => c.name);
+const OTHER = ['x', 'späť', 'extra', '__proto__', 'properties', ''];
+const NUMBERS = [
+  '0', '-0', '-0.0', '7', '-12', '39.7392', '-104.9903', '42.5', '0.1', '0.30000000000000004', '123456789012345', '1234567890123456789',
+  '9007199254740993', '9007199254740991', '2147483647', '2147483648', '-2147483648', '1.7976931348623157e308', '1e400', '-1e-400', '5e-324',
+  '1E2', '2.5e+3', '1e-7', '0.000001', '100.0', '1795292015', '1795292015.5', '9007199254740.99', '3.141592653589793238462643383279',
+  '12345.678901234567', '222.66213322367935', '0.00000000000000000000001234',
+];
+const STRINGS = [
+  '""', '"gps"', '"Bench unit"', '"1 Bench St, Denver, CO"', '"Crème brûlée 日本 🚗"', '"quote \\" and \\\\ back"', '"\\u00e9\\ud83d\\ude97"',
+  '"lone \\ud800"', '"\\/\\b\\f\\n\\r\\t"', '"61.5"', '" 12 "', '"1e3"', '"0x10"', '"abc"', '"\u007f del"', '"n/a"', '"Point"',
+];
+
+function ws(r: R): string {
+  return r.chance(0.85) ? '' : r.pick([' ', '\n', '\t', '\r\n  ']);
+}
+
+function value(r: R, depth: number): string {
+  const k = r.int(depth > 2 ? 3 : 5);
+  if (k === 0) return r.pick(NUMBERS);
+  if (k === 1) return r.pick(STRINGS);
+  if (k === 2) return r.pick(['null', 'true', 'false']);
+  if (k === 3) return `[${ws(r)}${Array.from({ length: r.int(4) }, () => value(r, depth + 1)).join(`${ws(r)},${ws(r)}`)}${ws(r)}]`;
+  return object(r, Array.from({ length: r.int(3) }, () => r.pick([...OTHER, ...NAMES])), () => value(r, depth + 1));
+}
+
+function object(r: R, names: readonly string[], val: (name: string) => string): string {
+  return `{${ws(r)}${names.map((n) => `${JSON.stringify(n)}${ws(r)}:${ws(r)}${val(n)}`).join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
+}
+
+/** A usual value of a column, as the service sends it. */
+function usual(r: R, name: string, lng: string, lat: string): string {
+  const kind = REPORT_COLUMNS.find((c) => c.name === name)!.kind;
+  if (name === 'lat') return lat;
+  if (name === 'lng') return lng;
+  if (r.chance(0.1)) return 'null';
+  if (kind === 'string') return r.pick(['"gps"', '"Bench unit"', '"1 Bench St, Denver, CO"', '"report"', '"Crème brûlée 日本 🚗"', '"quote \\" and \\\\ back"']);
+  if (kind === 'timestamp') return r.pick(['1795292015', '1795292016', '1795292015.5']);
+  if (kind === 'int32' || kind === 'int64') return r.pick(['0', '9', '1001', '900000001']);
+  return r.pick(['0', '-0', '42.5', '1600', '39.7001', '-104.9001', '1e2', '222.66213322367935']);
+}
+
+/** A report: mostly as the service sends one, with now and then an odd member, value, geometry or white space. */
+function report(r: R): string {
+  const odd = r.chance(0.5);
+  const lng = r.pick(['-104.9', '-104.9001', '7']);
+  const lat = r.pick(['39.7', '39.7001', '-0']);
+  const names = NAMES.filter(() => !odd || r.chance(0.85));
+  if (odd && r.chance(0.3)) names.push(r.pick([...OTHER, ...NAMES])); // an unknown member, or a repeat: the last counts
+  if (odd && r.chance(0.3)) names.sort(() => r.int(3) - 1);
+  const properties = object(r, names, (n) => (odd && r.chance(0.08) ? value(r, 2) : NAMES.includes(n) ? usual(r, n, lng, lat) : value(r, 2)));
+  const geometries = [
+    `{"type":"Point","coordinates":[${lng},${lat}]}`,
+    `{${ws(r)}"coordinates"${ws(r)}:${ws(r)}[${lng},${ws(r)}${lat},${ws(r)}1600]${ws(r)},"type":"Point"}`,
+    'null', '{"type":"LineString","coordinates":[[1,2],[3,4]]}', `{"type":"Point","coordinates":["${lng}",${lat}]}`,
+    `{"type":"Point","coordinates":[${lng}]}`, `{"type":"Point","coordinates":[${r.pick(NUMBERS)},${r.pick(NUMBERS)}]}`, '{"coordinates":[1,2]}',
+    `{"type":"Point","coordinates":[${lng},${lat}],"bbox":[1,2,3,4]}`,
+  ];
+  const members: Array<[string, string]> = [['type', '"Feature"'], ['properties', properties]];
+  if (!odd || r.chance(0.8)) members.push(['geometry', odd ? r.pick(geometries) : geometries[0]!]);
+  if (odd && r.chance(0.2)) members.push([r.pick(['id', 'geometry', 'properties', 'x']), value(r, 1)]);
+  if (odd && r.chance(0.3)) members.sort(() => r.int(3) - 1);
+  return `{${ws(r)}${members.map(([n, v]) => `"${n}"${ws(r)}:${ws(r)}${v}`).join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
+}
+
+/**
+ * A report the reply reader lets through (it fails on the rest before they are written):
+ * valid JSON whose last `properties` is an object.
+ */
+function validReport(r: R): string {
+  for (;;) {
+    const text = report(r);
+    const p = (JSON.parse(text) as { properties?: unknown }).properties;
+    if (typeof p === 'object' && p !== null && !Array.isArray(p)) return text;
+  }
+}
+
+/** The report as the reply reader gives it: cut from a chunk with other bytes around it. */
+function cut(text: string): Report {
+  const bytes = Buffer.from(`[ ${text} ,\n`);
+  return new Report(bytes, 2, bytes.length - 3, true, true, 200);
+}
+
+/** The same report with its feature parsed, as any other history item. */
+function parsed(text: string): HistoryItem {
+  return { text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true };
+}
+
+/** The buffers' cells, column by column: [name, cell per row]. */
+function cells(b: ColumnBuffers): Array<[string, unknown[]]> {
+  return PARQUET_COLUMNS.map((c, i) => {
+    const col = b.columns[i]!;
+    const out: unknown[] = [];
+    let v = 0;
+    for (let row = 0; row < b.rows; row++) {
+      if (col.defs[row] === 0) out.push(null);
+      else {
+        const cell = col.kind === 'string' ? col.strings[v] : col.numbers[v];
+        out.push(Object.is(cell, -0) ? '-0' : cell); // deepEqual takes -0 for 0; the file does not
+        v++;
+      }
+    }
+    assert.equal(v, col.count);
+    return [c.name, out];
+  });
+}
+
+test('a report read from its bytes gives the row of its parsed feature, usual or odd', () => {
+  for (let seed = 1; seed <= 300; seed++) {
+    const r = rng(seed);
+    const texts = Array.from({ length: 20 }, () => validReport(r));
+    const fromBytes = new ColumnBuffers();
+    const fromFeature = new ColumnBuffers();
+    for (const text of texts) {
+      fromBytes.append(cut(text));
+      fromFeature.append(parsed(text));
+    }
+    assert.deepEqual(cells(fromBytes), cells(fromFeature), `seed ${seed}:\n${texts.join('\n')}`);
+  }
+});
+
+test('the generator makes usual reports and odd ones: the reader reads the first and gives up on many of the second', () => {
+  const reader = new RowReader(REPORT_COLUMNS);
+  let read = 0;
+  let total = 0;
+  for (let seed = 1; seed <= 300; seed++) {
+    const r = rng(seed);
+    for (let k = 0; k < 20; k++) {
+      const item = cut(validReport(r));
+      total++;
+      if (reader.read(item.source, item.start, item.end)) read++;
+    }
+  }
+  assert.ok(read > total * 0.5 && read < total * 0.9, `${read} of ${total} read from their bytes`);
+});
+
+/** A report whose feature must not be asked for. */
+class Unparsed extends Report {
+  override get feature(): never {
+    throw new Error('the report was parsed');
+  }
+}
+
+test('a usual report (the sandbox bench unit\'s shape, escapes, non-ASCII, numbers in a text column) is read from its bytes, never parsed', () => {
+  const texts = [
+    '{"type":"Feature","properties":{"aid":1001,"did":900000001,"name":"Bench unit","availability":"available","lat":39.7,"lng":-104.9,"alt":1600,"speed":42.5,"heading":90,"source":"gps","address":"1 Bench St, Denver, CO","date":1795838915,"battery":100,"odometer":1000,"precision":5,"satellites":9,"temperature":null,"reportType":"report","reportValue":"periodic","message":"Periodic position report"},"geometry":{"type":"Point","coordinates":[-104.9,39.7]}}',
+    '{ "geometry": null, "properties": { "did": 2004, "name": "Van \\"7\\"", "address": "Straße 5, Zürich", "reportValue": 3, "date": 1.7952e9 }, "id": [1, {"a": true}] }',
+  ];
+  const b = new ColumnBuffers();
+  for (const text of texts) {
+    const bytes = Buffer.from(text);
+    b.append(new Unparsed(bytes, 0, bytes.length, true, true, 200));
+  }
+  const row = (k: number): Record<string, unknown> => Object.fromEntries(cells(b).map(([name, column]) => [name, column[k]]));
+  assert.deepEqual(
+    { ...row(0) },
+    {
+      aid: 1001, did: 900000001, name: 'Bench unit', availability: 'available', lat: 39.7, lng: -104.9, alt: 1600, speed: 42.5, heading: 90, source: 'gps',
+      address: '1 Bench St, Denver, CO', date: 1795838915000, battery: 100, odometer: 1000, precision: 5, satellites: 9, temperature: null,
+      reportType: 'report', reportValue: 'periodic', message: 'Periodic position report', extra: null,
+    },
+  );
+  assert.equal(row(1).name, 'Van "7"');
+  assert.equal(row(1).address, 'Straße 5, Zürich');
+  assert.equal(row(1).reportValue, '3');
+  assert.equal(row(1).date, 1795200000000);
+  assert.equal(row(1).lat, null);
+});
