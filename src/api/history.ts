@@ -78,7 +78,7 @@ async function* readFeatures(body: Readable, status: number, { signal, points = 
     for (;;) {
       let chunk: Buffer | undefined;
       try {
-        chunk = await next();
+        chunk = await next.read();
       } catch (err) {
         if (signal?.aborted) throw signal.reason;
         const what = `the connection dropped while reading the history (status ${status}) after ${splitter.bytes} bytes and ${splitter.count} reports`;
@@ -86,6 +86,10 @@ async function* readFeatures(body: Readable, status: number, { signal, points = 
       }
       if (chunk === undefined) break;
       const reports = splitter.cut(chunk);
+      // Chunks that arrived while the last batch was being written join this one: fewer, larger writes.
+      for (let more = next.queued(); more !== undefined; more = next.queued()) {
+        for (const report of splitter.cut(more)) reports.push(report);
+      }
       if (reports.length === 0) continue;
       // A report the splitter could not check is parsed now, so a malformed one fails here, before its batch is written.
       for (const report of reports) if (!report.checked) void report.feature;
@@ -101,8 +105,10 @@ async function* readFeatures(body: Readable, status: number, { signal, points = 
 /**
  * The body's chunks one by one as they arrive, paused while a few wait: unlike the stream's
  * async iterator, which joins (copies) everything buffered into one chunk on each read.
+ * `read` waits for the next chunk (or the end, or the failure); `queued` takes one that is
+ * already there, if any.
  */
-function chunksOf(body: Readable): () => Promise<Buffer | undefined> {
+function chunksOf(body: Readable): { read: () => Promise<Buffer | undefined>; queued: () => Buffer | undefined } {
   const queue: Buffer[] = [];
   let ended = false;
   let failure: { err: unknown } | undefined;
@@ -129,15 +135,18 @@ function chunksOf(body: Readable): () => Promise<Buffer | undefined> {
     if (!ended) failure ??= { err: new Error('the body closed before its end') };
     poke();
   });
-  return async () => {
-    for (;;) {
-      const chunk = queue.shift();
-      if (chunk !== undefined) return chunk;
-      if (failure) throw failure.err;
-      if (ended) return undefined;
-      if (body.isPaused()) body.resume();
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
+  return {
+    read: async () => {
+      for (;;) {
+        const chunk = queue.shift();
+        if (chunk !== undefined) return chunk;
+        if (failure) throw failure.err;
+        if (ended) return undefined;
+        if (body.isPaused()) body.resume();
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    },
+    queued: () => queue.shift(),
   };
 }
 

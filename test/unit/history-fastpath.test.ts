@@ -332,3 +332,15 @@ test('openHistory: the body is read a few chunks ahead at most, and a body that 
 function fakeApiStream(stream: Readable): Api {
   return { stream: async () => ({ status: 200, headers: {}, body: stream }) } as unknown as Api;
 }
+
+test('openHistory: chunks that are already there when a batch is cut join it (one write for them, not one each)', async () => {
+  const body = new Readable({ read() {} });
+  body.push(Buffer.from(`{"features":[${bench}`));
+  body.push(Buffer.from(`,${bench}`));
+  body.push(Buffer.from(`,${bench}],"success":"ok"}`));
+  body.push(null);
+  const reply = await openHistory(fakeApiStream(body), 1, {});
+  const sizes: number[] = [];
+  for await (const batch of reply.batches) sizes.push(batch.length);
+  assert.deepEqual(sizes, [3]);
+});
