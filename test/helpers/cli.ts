@@ -77,7 +77,17 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(options: SandboxOptions & { login?: boolean } = {}): Promise<Harness> {
+export interface HarnessOptions extends SandboxOptions {
+  /** Sign in the demo account first (default true). */
+  login?: boolean;
+  /**
+   * run() and json() run in this process (in-process.ts) instead of spawning the binary: for a
+   * file whose tests look at what a command prints, sends and exits with, not at a process.
+   */
+  inProcess?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = await startSandbox({ port: 0, ...options });
   const dir = mkdtempSync(join(tmpdir(), 'trackctl-test-'));
   const env: Record<string, string> = {
@@ -93,10 +103,10 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
     sandbox,
     dir,
     env,
-    run: (args, opts) => runCli(args, env, opts),
+    run: (args, opts) => (options.inProcess ? h.runIn(args, opts) : runCli(args, env, opts)),
     runIn: (args, opts) => runInProcess(args, { ...opts, env: { ...env, ...opts?.env } }),
     async json<T>(args: string[], opts?: RunOptions): Promise<T> {
-      const r = await runCli([...args, '-o', 'json'], env, opts);
+      const r = await h.run([...args, '-o', 'json'], opts);
       if (r.code !== 0) throw new Error(`trackctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
       return JSON.parse(r.stdout) as T;
     },

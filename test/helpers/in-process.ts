@@ -8,7 +8,8 @@
  * HTTP goes to a real server on loopback: the in-process sandbox (startSandbox) or a
  * registry of recorded replies (httpRegistry) that fails the test on any request it was not
  * told of. Spawn the binary (cli.ts) where a process is the point: signals, terminals, pipes,
- * packaging, the SEA, what start-up loads, the keychain.
+ * packaging, the SEA, what start-up loads, the keychain, and `map` past its own checks (it
+ * runs the binary again, process.argv[1], as its child: in a test that is the test file).
  */
 import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
