@@ -2,7 +2,7 @@
  * Entry point: build the context, parse, run, and map errors to exit codes.
  * The only place that decides a process exit code.
  */
-import { createContext } from './context.js';
+import { createContext, type Clock } from './context.js';
 import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
 import { isReaderGone, systemIO, type IO } from './io/streams.js';
 import { COMMAND_NAMES } from './commands/names.js';
@@ -25,10 +25,18 @@ export async function run(argv: string[]): Promise<never> {
   process.exit(io.readerLeft?.() ? ExitCode.readerLeft : code);
 }
 
-/** `aliases` false: argv is what an alias expanded to (an alias never expands to another). */
-export async function main(given: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env, aliases = true): Promise<number> {
+export interface MainOptions {
+  /** The context's clock (tests fix it); the system's by default. */
+  clock?: Clock;
+  /** false: argv is what an alias expanded to (an alias never expands to another). */
+  aliases?: boolean;
+}
+
+/** One command line, start to finish, as an exit code; never exits the process (tests run it in-process). */
+export async function main(given: string[], io: IO = systemIO(), env: NodeJS.ProcessEnv = process.env, options: MainOptions = {}): Promise<number> {
+  const { clock, aliases = true } = options;
   const argv = joinPairOptions(given);
-  const ctx = createContext(io, env, VERSION);
+  const ctx = createContext(io, env, VERSION, clock);
   try {
     const program = buildProgram(ctx, VERSION, argv);
     const at = operandIndex(argv, program);
@@ -37,7 +45,7 @@ export async function main(given: string[], io: IO = systemIO(), env: NodeJS.Pro
       // Not a command: an alias or an extension (trackctl-NAME on PATH), loaded only now.
       const { runExternal } = await import('./commands/extension/external.js');
       const outcome = await runExternal(argv, at, program, ctx, aliases);
-      if (outcome && 'argv' in outcome) return await main(outcome.argv, io, env, false);
+      if (outcome && 'argv' in outcome) return await main(outcome.argv, io, env, { clock, aliases: false });
       if (outcome) return outcome.code;
     } else if (word === undefined || (word === 'help' && at === argv.length - 1)) {
       const { externalHelp } = await import('./commands/extension/external.js');

@@ -6,7 +6,7 @@ import { startHarness, type Harness } from '../helpers/cli.js';
 describe('config profiles', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ login: false });
+    h = await startHarness({ login: false, inProcess: true });
   });
   after(async () => h.close());
 

@@ -23,7 +23,7 @@ for (const kind of ['devices', 'sensors'] as const) {
   describe(`${kind} (end to end against the sandbox)`, () => {
     let h: Harness;
     before(async () => {
-      h = await startHarness();
+      h = await startHarness({ inProcess: true });
     });
     after(async () => h.close());
 

@@ -22,7 +22,7 @@ devices:
 describe('a 200 reply with neither success, result nor error', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

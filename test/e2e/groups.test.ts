@@ -14,7 +14,7 @@ interface GroupRec {
 describe('groups', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();

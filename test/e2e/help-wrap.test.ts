@@ -1,12 +1,13 @@
 /**
  * Help prose fits the width the options are wrapped to: 80 columns when stdout is no terminal,
  * the terminal's width on one. Every command's help is checked in-process (one program), the
- * binary's own for history and the help topics, piped and in a real pseudo-terminal. Indented
+ * command lines for history and the help topics in-process with stdout no terminal, and the
+ * binary's own in a real pseudo-terminal. Indented
  * lines (the examples, which are commands to copy whole) are left as written.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { memoryIO } from '../helpers/io.js';
 import { commandPath, walkCommands } from '../../src/completion/tree.js';
 import { createContext } from '../../src/context.js';
@@ -40,9 +41,9 @@ test('every command help: prose lines fit 80 columns when piped, the terminal wi
   }
 });
 
-test('the real binary, piped: history --help and every help topic within 80 columns', async () => {
+test('piped: history --help and every help topic within 80 columns', async () => {
   for (const args of [['history', '--help'], ...['environment', 'formatting', 'exit-codes', 'auth'].map((topic) => ['help', topic])]) {
-    const r = await runCli(args, env);
+    const r = await runInProcess(args, { env, columns: 120 });
     assert.equal(r.code, 0, r.stderr);
     assert.ok(prose(r.stdout).length > 0);
     assert.deepEqual(prose(r.stdout).filter((l) => displayWidth(l) > 80), [], args.join(' '));

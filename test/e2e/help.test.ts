@@ -9,12 +9,12 @@ import type { Command } from 'commander';
 import { buildProgram } from '../../src/program.js';
 import { createContext } from '../../src/context.js';
 import { commandPath, examplesOf, visibleCommands, visibleOptions, walkCommands } from '../../src/completion/tree.js';
-import { runCli } from '../helpers/cli.js';
 import { memoryIO } from '../helpers/io.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const ENV = { NO_COLOR: '1', TRACKCTL_CONFIG_DIR: '/nonexistent/trackctl', COLUMNS: '100' };
-const run = (...args: string[]) => runCli(args, ENV);
-
+/** In-process (piped: no terminal): help needs no process of its own. */
+const run = (...args: string[]) => runInProcess(args, { env: ENV });
 
 function tree(): Command {
   return buildProgram(createContext(memoryIO(), {}, '0.0.0-test'), '0.0.0-test');

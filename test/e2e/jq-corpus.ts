@@ -44,7 +44,7 @@ export interface JqFixture {
 
 /** A sandbox on a frozen clock and the -o json (or ndjson) text of each document asked for. */
 export async function startJqFixture(docs: readonly Doc[]): Promise<JqFixture> {
-  const h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+  const h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400, inProcess: true });
   const json = new Map<Doc, string>();
   for (const doc of docs) {
     const args = DOCUMENTS[doc];

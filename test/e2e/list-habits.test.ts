@@ -22,7 +22,7 @@ interface Unit {
 describe('lists: -o wide, -o name, --sort-by, --limit', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

@@ -114,7 +114,11 @@ test('map without a terminal: writes a temporary page and prints its path', asyn
 test('map: usage errors, and a failed command leaves no page', async () => {
   await h.expectUsage(['map', 'devices'], 'map draws history or units');
   await h.expectUsage(['map', 'history', '2004', '-o', 'json'], 'drop -o json');
-  await h.expectUsage(['map', 'history', 'abc'], 'abc');
+  // map runs the binary again as its child (which refuses abc): a process, so spawned.
+  h.sandbox.clearRequests();
+  const abc = await h.run(['map', 'history', 'abc']);
+  assert.equal(abc.code, 2, abc.stderr);
+  assert.match(abc.stderr, /abc/);
   // Reports without a map say so, and name the ones with one (not "unknown output format": no -o was given).
   for (const kind of ['summary', 'geofence']) {
     const r = await h.run(['map', 'report', kind, '2004', '--from', '1d']);

@@ -21,7 +21,7 @@ const KEYS = ['SN 0042/A#7%', 'Ünïcødé-序列号-ß', 'a/b/c', '100%', '#1',
 describe('opaque uniqueID and trackerID (end to end against the sandbox)', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

@@ -44,7 +44,7 @@ describe('a 200 reply without the field it must carry', () => {
   };
 
   before(async () => {
-    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400 });
+    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, inProcess: true });
     proxy = await startProxy(h.sandbox.url);
     const list = await h.json<UnitRec[]>(['units', '--category', 'device']);
     const newest = list.filter((u) => u.did !== undefined).sort((a, b) => (b.lastGPSTimestamp ?? 0) - (a.lastGPSTimestamp ?? 0))[0];

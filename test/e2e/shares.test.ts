@@ -19,7 +19,7 @@ const nowS = (): number => Math.floor(Date.now() / 1000);
 describe('shares', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();

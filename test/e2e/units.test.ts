@@ -24,7 +24,7 @@ interface AllUnitsBody {
 describe('units', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();

@@ -18,7 +18,7 @@ interface UserRec {
 describe('users', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { runInProcess, type InProcessOptions } from './in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '');
 export const BIN = join(ROOT, 'bin', 'trackctl.js');
@@ -62,6 +63,8 @@ export interface Harness {
   dir: string;
   env: Record<string, string>;
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  /** Runs the command line in this process (in-process.ts) against the harness's sandbox and directories. */
+  runIn(args: string[], opts?: Omit<InProcessOptions, 'http'>): Promise<RunResult>;
   /** Runs and asserts exit 0, returning stdout parsed as JSON. */
   json<T = unknown>(args: string[], opts?: RunOptions): Promise<T>;
   login(method?: 'token' | 'session' | 'both'): Promise<void>;
@@ -69,12 +72,22 @@ export interface Harness {
   file(name: string, text: string): string;
   /** "METHOD /path" of every request the sandbox logged since the last clearRequests(). */
   sent(): string[];
-  /** Asserts exit 2, a message naming `mention`, and not one request sent. */
+  /** Asserts exit 2, a message naming `mention`, and not one request sent (in-process: no spawn). */
   expectUsage(args: string[], mention: string): Promise<void>;
   close(): Promise<void>;
 }
 
-export async function startHarness(options: SandboxOptions & { login?: boolean } = {}): Promise<Harness> {
+export interface HarnessOptions extends SandboxOptions {
+  /** Sign in the demo account first (default true). */
+  login?: boolean;
+  /**
+   * run() and json() run in this process (in-process.ts) instead of spawning the binary: for a
+   * file whose tests look at what a command prints, sends and exits with, not at a process.
+   */
+  inProcess?: boolean;
+}
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const sandbox = await startSandbox({ port: 0, ...options });
   const dir = mkdtempSync(join(tmpdir(), 'trackctl-test-'));
   const env: Record<string, string> = {
@@ -90,14 +103,16 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
     sandbox,
     dir,
     env,
-    run: (args, opts) => runCli(args, env, opts),
+    run: (args, opts) => (options.inProcess ? h.runIn(args, opts) : runCli(args, env, opts)),
+    runIn: (args, opts) => runInProcess(args, { ...opts, env: { ...env, ...opts?.env } }),
     async json<T>(args: string[], opts?: RunOptions): Promise<T> {
-      const r = await runCli([...args, '-o', 'json'], env, opts);
+      const r = await h.run([...args, '-o', 'json'], opts);
       if (r.code !== 0) throw new Error(`trackctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
       return JSON.parse(r.stdout) as T;
     },
     async login(method = 'both') {
-      const r = await runCli(['login', '--email', DEMO.email, '--password-stdin', '--method', method], env, { input: `${DEMO.password}\n` });
+      // In-process: the sign-in is set-up, not what a test looks at (auth.test.ts spawns its own).
+      const r = await h.runIn(['login', '--email', DEMO.email, '--password-stdin', '--method', method], { input: `${DEMO.password}\n` });
       if (r.code !== 0) throw new Error(`login failed (${r.code}): ${r.stderr}`);
     },
     file(name, text) {
@@ -108,7 +123,7 @@ export async function startHarness(options: SandboxOptions & { login?: boolean }
     sent: () => sandbox.requests.map((r) => `${r.method} ${r.path}`),
     async expectUsage(args, mention) {
       sandbox.clearRequests();
-      const r = await runCli(args, env);
+      const r = await h.runIn(args);
       assert.equal(r.code, 2, `exit 2 for ${args.join(' ')}: ${r.stderr}`);
       assert.ok(r.stderr.includes(mention), `stderr names ${mention}: ${r.stderr}`);
       assert.deepEqual(h.sent(), [], 'nothing is sent');

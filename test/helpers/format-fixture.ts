@@ -23,7 +23,7 @@ export const lines = (text: string): string[] => text.split('\n').filter((line) 
 
 /** A harness at CLOCK_MS with the devices as `devices list` prints them and unit 2004's history FROM-TO. */
 export async function formatFixture(): Promise<{ h: Harness; devices: Device[]; history: Feature[] }> {
-  const h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+  const h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400, inProcess: true });
   const devices = await h.json<Device[]>(['devices', 'list']);
   const r = await h.run(['history', '2004', '--from', FROM, '--to', TO, '-o', 'ndjson']);
   assert.equal(r.code, 0, r.stderr);
