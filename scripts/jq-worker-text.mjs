@@ -1,4 +1,4 @@
-// The jq worker thread (src/io/jq-worker.ts) as text: `import source from 'trackctl:jq-worker'
+// The jq worker thread (src/io/formats/jq-worker.ts) as text: `import source from 'trackctl:jq-worker'
 // with { type: 'text' }` gets the worker bundled on its own (with jq-wasm and its WebAssembly
 // image) as one CommonJS script, which jq.ts starts with `new Worker(source, { eval: true })`.
 // Every build uses it (dist, the tests, the single executable): none needs a file beside it.
@@ -13,7 +13,7 @@ export const jqWorkerText = {
     b.onResolve({ filter: /^trackctl:jq-worker$/ }, () => ({ path: 'jq-worker', namespace: 'jq-worker-text' }));
     b.onLoad({ filter: /.*/, namespace: 'jq-worker-text' }, async () => {
       const result = await build({
-        entryPoints: [join(root, 'src/io/jq-worker.ts')],
+        entryPoints: [join(root, 'src/io/formats/jq-worker.ts')],
         bundle: true,
         platform: 'node',
         target: 'node20',

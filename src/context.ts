@@ -5,10 +5,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
-import { colorWanted, type IO } from './io/streams.js';
+import { colorWanted, type IO } from './io/delivery/streams.js';
 import { resolvePaths, type Paths } from './paths.js';
-import type { OutputFormat, OutputOptions } from './io/output.js';
-import type { ListArrangement } from './io/render/types.js';
+import type { OutputFormat, OutputOptions } from './io/formats/output.js';
+import type { ListArrangement } from './io/formats/render/types.js';
 import type { ConfigStore } from './config/index.js';
 import type { SecretStore } from './auth/store/index.js';
 import type { Api } from './api/client.js';
@@ -191,7 +191,7 @@ export function createContext(
       }),
 
     async output(opts) {
-      const { OUTPUT_FORMATS, LIST_FORMATS } = await import('./io/output.js');
+      const { OUTPUT_FORMATS, LIST_FORMATS } = await import('./io/formats/output.js');
       if (opts?.list === undefined) {
         const { format, out } = await ctx.outputAs<OutputFormat>(OUTPUT_FORMATS, opts);
         return { ...out, format };
@@ -203,7 +203,7 @@ export function createContext(
     },
 
     async outputAs(allowed, opts) {
-      const { parseFormatFrom, parseFields, resolveScript } = await import('./io/output.js');
+      const { parseFormatFrom, parseFields, resolveScript } = await import('./io/formats/output.js');
       const settings = await ctx.settings();
       const requested = ctx.globals.output ?? (env.TRACKCTL_OUTPUT || undefined) ?? settings.output;
       const fields = parseFields(ctx.globals.fields);

@@ -4,7 +4,7 @@
  */
 import { createContext, type Clock } from './context.js';
 import { ExitCode, Reported, TrackctlError, exitCodeFor, isLocalIOFailure, localIOError } from './errors.js';
-import { isReaderGone, systemIO, type IO } from './io/streams.js';
+import { isReaderGone, systemIO, type IO } from './io/delivery/streams.js';
 import { COMMAND_NAMES } from './commands/names.js';
 import { buildProgram, joinPairOptions, operandIndex } from './program.js';
 

@@ -7,7 +7,7 @@ import { ApiError, AuthError, NotFoundError } from '../errors.js';
 import { defaultShareUrl } from '../config/schema.js';
 import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
-import { sanitizeText } from '../io/sanitize.js';
+import { sanitizeText } from '../sanitize.js';
 import { excerpt, parseJsonObject } from './reply.js';
 
 export type { AuthMode };

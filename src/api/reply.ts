@@ -3,7 +3,7 @@
  * status and quotes a short, sanitised excerpt of what came instead.
  */
 import { ApiError } from '../errors.js';
-import { sanitizeText } from '../io/sanitize.js';
+import { sanitizeText } from '../sanitize.js';
 import type { HttpResponse } from './http.js';
 import { errorInSuccess, errorReplyError } from './tolerant.js';
 

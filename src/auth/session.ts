@@ -202,7 +202,7 @@ class CredentialSession implements Session {
   private async refreshUnderLock(stale: string | undefined): Promise<string | undefined> {
     const store = await this.secretStore();
     const lockPath = join(this.deps.dataDir, 'locks', `${this.profile}.lock`);
-    const { withFileLock } = await import('./lock.js');
+    const { withFileLock } = await import('../lock.js');
     return withFileLock(lockPath, async () => {
       const latest = (await store.load(this.profile)) ?? {};
       const renewedElsewhere =

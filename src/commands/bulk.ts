@@ -8,8 +8,8 @@
  */
 import { InterruptedError, TrackctlError } from '../errors.js';
 import type { Context } from '../context.js';
-import { renderList, type Column } from '../io/output.js';
-import { startProgress } from '../io/progress.js';
+import { renderList, type Column } from '../io/formats/output.js';
+import { startProgress } from '../io/terminal/progress.js';
 import { runOutcome, type Failure } from '../runs/outcome.js';
 
 export interface BulkOutcome {

@@ -4,7 +4,7 @@
  * (listing), read here.
  */
 import { UsageError } from '../errors.js';
-import type { ListArrangement } from '../io/render/types.js';
+import type { ListArrangement } from '../io/formats/render/types.js';
 
 export interface ListOptions {
   sortBy?: string;

@@ -7,7 +7,7 @@
  */
 import { parseDurationMs } from '../config/schema.js';
 import { createContext, type Context } from '../context.js';
-import type { IO } from '../io/streams.js';
+import type { IO } from '../io/delivery/streams.js';
 import type { Candidate, LineGlobals } from './engine.js';
 import type { IdKind } from './values.js';
 

@@ -12,7 +12,7 @@ import { createUser, deleteUser } from '../api/users.js';
 import { TrackctlError } from '../errors.js';
 import { emailKey, unitListName, type TargetRef } from './format.js';
 import type { LiveIndex } from './live.js';
-import { runPool } from './pool.js';
+import { runPool } from '../pool.js';
 import { PHASES, describeMember, type MemberRef, type Step, type StepResult } from './steps.js';
 
 /** Natural key → service id: the live ones, plus what this run creates. */

@@ -2,7 +2,7 @@
  * Plan and result rows for the output layer: a table of ACTION, KIND, KEY, DETAILS
  * for people; with -o json/ndjson/yaml/csv every row also has its phase and outcome.
  */
-import type { Column, Rec, Tone } from '../io/output.js';
+import type { Column, Rec, Tone } from '../io/formats/output.js';
 import type { Note, Plan, StepResult } from './steps.js';
 
 const ACTION_TONE: Record<string, Tone> = {

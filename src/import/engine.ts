@@ -11,7 +11,7 @@
 import { ApiError, AuthError, NetworkError, TrackctlError } from '../errors.js';
 import type { ImportRow } from './schema.js';
 import type { Existing, GroupRole, ImportTarget } from './targets.js';
-import { runPool } from '../fleet/pool.js';
+import { runPool } from '../pool.js';
 import { isTransient, retry, type Timer } from '../retry.js';
 
 export type Outcome = 'created' | 'skipped' | 'failed' | 'would-create' | 'would-fail' | 'not-attempted';

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { renderList, type Column, type OutputOptions } from '../io/output.js';
+import { renderList, type Column, type OutputOptions } from '../io/formats/output.js';
 import type { ReportRecord } from './engine.js';
 
 export function reportColumns(users: boolean): Column[] {

@@ -12,8 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { lstat, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { syncDir } from '../atomic-file.js';
-import { makeDir, prepareOutDir, sweep } from '../io/outdir.js';
-import { makeSpoolDir, type SpoolDir } from '../io/spool.js';
+import { makeDir, prepareOutDir, sweep } from '../io/delivery/outdir.js';
+import { makeSpoolDir, type SpoolDir } from '../io/delivery/spool.js';
 import { outDirScheme } from './layout.js';
 import type { S3Client, S3Limits } from './s3/client.js';
 

@@ -16,11 +16,11 @@
 import type { WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import type { HistoryItem } from '../api/history.js';
-import { runPool } from '../fleet/pool.js';
-import type { HistorySink } from '../io/geo/sink.js';
-import { fileIO } from '../io/outdir.js';
-import { makeSpoolDir, SpoolFile, type SpoolDir } from '../io/spool.js';
-import type { IO } from '../io/streams.js';
+import { runPool } from '../pool.js';
+import type { HistorySink } from '../io/pages/geo/sink.js';
+import { fileIO } from '../io/delivery/outdir.js';
+import { makeSpoolDir, SpoolFile, type SpoolDir } from '../io/delivery/spool.js';
+import type { IO } from '../io/delivery/streams.js';
 import type { LakeJournal } from './journal.js';
 import { byDate, partitionOf, partKey, type LakePartition } from './layout.js';
 import type { LakeStorage, StagedPart } from './storage.js';

@@ -13,11 +13,11 @@
  *   was acknowledged. When the stream is a pipe or socket, acknowledged bytes may still wait
  *   there for a reader that then leaves without reading them (`| head`): so a round is saved
  *   only once more bytes than the pipe can hold were accepted after it (its reader has read
- *   the round; io/streams Unread). The checkpoint then trails the output by at most that
+ *   the round; io/delivery/streams Unread). The checkpoint then trails the output by at most that
  *   much (1 MiB on a pipe, a socket's buffers on a socket); a run that stops keeps those
  *   rounds unsaved, and the next run delivers them again (at least once).
  */
-import type { Unread } from '../io/streams.js';
+import type { Unread } from '../io/delivery/streams.js';
 import type { RunCheckpoint, UnitProgress } from './checkpoint.js';
 
 export type SavePolicy = 'per-unit' | 'at-end' | 'per-round';

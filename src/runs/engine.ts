@@ -12,7 +12,7 @@
  *   up to MAX_FAILED_POLLS rounds in a row, then the unit is given up.
  */
 import { AuthError, DeliveryError, InterruptedError, LocalIOError, TrackctlError } from '../errors.js';
-import { runPool } from '../fleet/pool.js';
+import { runPool } from '../pool.js';
 import { pause } from './interrupts.js';
 import { runOutcome, type Failure } from './outcome.js';
 import { isTransient } from '../retry.js';

@@ -1,6 +1,6 @@
 /**
  * Which units a fleet run works on: the selection (parsed from flags by the command,
- * fleet/select.ts) resolved against the service. Lower layers and other runs (the lake's
+ * runs/selection.ts) resolved against the service. Lower layers and other runs (the lake's
  * shards) take the resolved list: SelectedUnit[] in did order.
  */
 import { getAllUnits, type AllUnits } from '../api/all-units.js';
@@ -8,7 +8,7 @@ import type { Api } from '../api/client.js';
 import { getGroup } from '../api/groups.js';
 import { listUsers } from '../api/users.js';
 import type { User } from '../api/types.js';
-import type { SelectCategory, UnitSelection } from '../fleet/select.js';
+import type { SelectCategory, UnitSelection } from './selection.js';
 import type { UnitSnapshot } from '../reports/watch-events.js';
 
 /** A unit to work on: its did and, when the selection looked it up, its name and category. */

@@ -5,10 +5,10 @@
  */
 import type { Writable } from 'node:stream';
 import type { HistoryItem } from '../api/history.js';
-import { acknowledge, deliveryFailure, unreadBound, type Unread } from '../io/streams.js';
-import type { HistorySink, UnitGroupedSink } from '../io/geo/sink.js';
-import type { OutDir } from '../io/outdir.js';
-import type { Spool } from '../io/spool.js';
+import { acknowledge, deliveryFailure, unreadBound, type Unread } from '../io/delivery/streams.js';
+import type { HistorySink, UnitGroupedSink } from '../io/pages/geo/sink.js';
+import type { OutDir } from '../io/delivery/outdir.js';
+import type { Spool } from '../io/delivery/spool.js';
 import type { LakeTarget } from '../lake/target.js';
 import type { SavePolicy } from './delivery.js';
 
@@ -65,7 +65,7 @@ export interface Channel {
   finish(): Promise<void>;
 }
 
-/** stdout (or any stream of the process) as a channel: see io/streams acknowledge. */
+/** stdout (or any stream of the process) as a channel: see io/delivery/streams acknowledge. */
 export function streamChannel(stream: Writable): Channel {
   return {
     unread: unreadBound(stream),

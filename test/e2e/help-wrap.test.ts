@@ -14,7 +14,7 @@ import { createContext } from '../../src/context.js';
 import { buildProgram } from '../../src/program.js';
 import { runPty } from '../helpers/pty.js';
 import { needTool } from '../helpers/tools.js';
-import { displayWidth } from '../../src/io/render/width.js';
+import { displayWidth } from '../../src/io/formats/render/width.js';
 
 const env = { NO_COLOR: '1', TRACKCTL_CONFIG_DIR: '/nonexistent/trackctl-help-wrap' };
 

@@ -82,7 +82,7 @@ describe('history', () => {
     const geo = JSON.parse(await run('geojson')) as { type: string; features: Feature[] };
     assert.equal(geo.type, 'FeatureCollection');
     assert.deepEqual(geo.features, json);
-    // -o yaml: the shared renderer (src/io/render/yaml.ts) fails in the bundle ("yaml.stringify is not a function"); reported.
+    // -o yaml: the shared renderer (src/io/formats/render/yaml.ts) fails in the bundle ("yaml.stringify is not a function"); reported.
     const rows = parseCsv(await run('csv'), { columns: true }) as Array<Record<string, string>>;
     assert.deepEqual(rows.map((r) => Number(r.date)), json.map((f) => f.properties.date));
     assert.deepEqual(rows.map((r) => r.reportType), json.map((f) => f.properties.reportType));

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReportFeature } from '../../src/api/types.js';
-import { EVENT_MARKER_BUDGET } from '../../src/io/map/history.js';
+import { EVENT_MARKER_BUDGET } from '../../src/io/pages/map/history.js';
 import { openMap } from '../helpers/browser.js';
 import { assertClean, historyPage, withBrowser } from '../helpers/map-pages.js';
 

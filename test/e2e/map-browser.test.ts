@@ -11,8 +11,8 @@ import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ReportFeature } from '../../src/api/types.js';
-import { buildTripsPage, type StopRecord, type TripRecord } from '../../src/io/map/trips.js';
-import { buildUnitsPage, type UnitRecord } from '../../src/io/map/units.js';
+import { buildTripsPage, type StopRecord, type TripRecord } from '../../src/io/pages/map/trips.js';
+import { buildUnitsPage, type UnitRecord } from '../../src/io/pages/map/units.js';
 import { openMap } from '../helpers/browser.js';
 import { assertClean, historyPage, withBrowser } from '../helpers/map-pages.js';
 

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { spawnTo, startHarness, type Harness } from '../helpers/cli.js';
 import { runPty } from '../helpers/pty.js';
 import { needTool } from '../helpers/tools.js';
-import { unitsPageData } from '../../src/io/map/units.js';
+import { unitsPageData } from '../../src/io/pages/map/units.js';
 
 interface UnitRec {
   category: string;

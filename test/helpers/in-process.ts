@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
-import type { IO } from '../../src/io/streams.js';
+import type { IO } from '../../src/io/delivery/streams.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export interface InProcessOptions {

@@ -1,6 +1,6 @@
 /** An IO over memory for unit tests: what reaches stdout is kept as text. */
 import { PassThrough } from 'node:stream';
-import type { IO } from '../../src/io/streams.js';
+import type { IO } from '../../src/io/delivery/streams.js';
 
 export type MemoryIO = IO & { text(): string; writes: number };
 

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import type { HistoryItem } from '../../src/api/history.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
-import { openHistorySink } from '../../src/io/geo/sink.js';
+import { openHistorySink } from '../../src/io/pages/geo/sink.js';
 import { launchChromium, type Drawn } from './browser.js';
 import { startHarness, type Harness } from './cli.js';
 import { memoryIO } from './io.js';

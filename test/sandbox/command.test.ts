@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { UsageError } from '../../src/errors.js';
-import type { IO } from '../../src/io/streams.js';
+import type { IO } from '../../src/io/delivery/streams.js';
 import { parseStartOptions, runStart } from '../../src/commands/sandbox/start.js';
 import { runReset } from '../../src/commands/sandbox/reset.js';
 

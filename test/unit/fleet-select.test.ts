@@ -1,7 +1,7 @@
 /** Unit selection: parsed before anything is sent. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseSelection } from '../../src/fleet/select.js';
+import { parseSelection } from '../../src/runs/selection.js';
 import { UsageError } from '../../src/errors.js';
 
 test('one way of choosing units, each checked', () => {

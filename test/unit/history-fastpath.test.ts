@@ -11,9 +11,9 @@ import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { tolerantFeature } from '../../src/api/tolerant.js';
-import { openHistorySink, featureLine } from '../../src/io/geo/sink.js';
-import type { OutputOptions } from '../../src/io/output.js';
-import type { IO } from '../../src/io/streams.js';
+import { openHistorySink, featureLine } from '../../src/io/pages/geo/sink.js';
+import type { OutputOptions } from '../../src/io/formats/output.js';
+import type { IO } from '../../src/io/delivery/streams.js';
 import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
 
 const bench =

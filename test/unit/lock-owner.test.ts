@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, test } from 'node:test';
-import { withCheckpointLock, withFileLock } from '../../src/auth/lock.js';
+import { withCheckpointLock, withFileLock } from '../../src/lock.js';
 
 const role = process.env['LOCK_HOLDER'];
 if (role !== undefined) {

@@ -7,8 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReportFeature } from '../../src/api/types.js';
-import { EVENT_MARKER_BUDGET, HistoryCollector } from '../../src/io/map/history.js';
-import { renderPage } from '../../src/io/map/page.js';
+import { EVENT_MARKER_BUDGET, HistoryCollector } from '../../src/io/pages/map/history.js';
+import { renderPage } from '../../src/io/pages/map/page.js';
 
 test('a 1,000,000-report history page stays within 40 MB and draws at most the marker cap', { timeout: 300_000 }, () => {
   const n = 1_000_000;

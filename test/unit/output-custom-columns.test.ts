@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { UsageError } from '../../src/errors.js';
-import { customValue, parseCustomColumns, parseCustomColumnsFile, parsePath, selectPath } from '../../src/io/render/custom-columns.js';
+import { customValue, parseCustomColumns, parseCustomColumnsFile, parsePath, selectPath } from '../../src/io/formats/render/custom-columns.js';
 
 const rec = {
   did: 7,

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { UsageError } from '../../src/errors.js';
-import { openStream, renderList, type Column, type OutputFormat, type OutputOptions, type Rec } from '../../src/io/output.js';
-import { displayWidth } from '../../src/io/render/width.js';
+import { openStream, renderList, type Column, type OutputFormat, type OutputOptions, type Rec } from '../../src/io/formats/output.js';
+import { displayWidth } from '../../src/io/formats/render/width.js';
 import { memoryIO } from '../helpers/io.js';
 
 /** An IO over buffers; `text()` is stdout so far. */

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderList, renderRecord, type Column, type OutputOptions, type Rec } from '../../src/io/output.js';
-import { displayWidth } from '../../src/io/render/width.js';
-import { fitWidths } from '../../src/io/render/table.js';
+import { renderList, renderRecord, type Column, type OutputOptions, type Rec } from '../../src/io/formats/output.js';
+import { displayWidth } from '../../src/io/formats/render/width.js';
+import { fitWidths } from '../../src/io/formats/render/table.js';
 import { memoryIO } from '../helpers/io.js';
 
 const NOW_MS = 1_800_000_000_000;

@@ -1,7 +1,7 @@
 /** --template: gh's helpers, Go escapes in literals, and what a terminal gets (colour, links, no service escapes). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compileTemplate, strftimeUtc, TemplateError, type TemplateSettings } from '../../src/io/template.js';
+import { compileTemplate, strftimeUtc, TemplateError, type TemplateSettings } from '../../src/io/formats/template.js';
 
 const NOW_MS = Date.UTC(2026, 10, 25, 12, 0, 0);
 const piped: TemplateSettings = { tty: false, color: false, now: () => NOW_MS };

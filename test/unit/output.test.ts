@@ -8,7 +8,7 @@ import { memoryIO } from '../helpers/io.js';
 import {
   OUTPUT_FORMATS, parseFields, parseFormatFrom, renderList, renderRaw, renderRecord,
   type Column, type OutputFormat, type OutputOptions, type Rec,
-} from '../../src/io/output.js';
+} from '../../src/io/formats/output.js';
 
 /** An IO over buffers: what the command wrote to stdout is `text()`. */
 function options(format: OutputFormat, extra: Partial<OutputOptions> = {}): OutputOptions & { io: ReturnType<typeof memoryIO> } {
@@ -166,8 +166,8 @@ test('renderRaw writes the body unchanged when piped and sanitised on a terminal
 });
 
 test('machine output does not load chalk, yaml or cli-table3 at start-up (imports are lazy)', async () => {
-  const dir = 'src/io/render';
-  const files = ['src/io/output.ts', ...(await readdir(dir)).map((name) => `${dir}/${name}`)];
+  const dir = 'src/io/formats/render';
+  const files = ['src/io/formats/output.ts', ...(await readdir(dir)).map((name) => `${dir}/${name}`)];
   for (const file of files) {
     const source = await readFile(file, 'utf8');
     assert.doesNotMatch(source, /^import(?! type)[^;]*from '(chalk|yaml|cli-table3)'/m, `${file} imports a heavy package statically`);

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { HistoryItem } from '../../src/api/history.js';
-import { PAGE_ROWS } from '../../src/io/parquet/encode.js';
-import { COMPRESSIONS, openParquetStream, pageCodec } from '../../src/io/parquet/index.js';
+import { PAGE_ROWS } from '../../src/lake/parquet/encode.js';
+import { COMPRESSIONS, openParquetStream, pageCodec } from '../../src/lake/parquet/index.js';
 import { needPyarrow, readParquet } from '../helpers/parquet.js';
 
 /** A small seeded generator (mulberry32): the same messy data on every run. */

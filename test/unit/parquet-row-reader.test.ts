@@ -10,8 +10,8 @@ import type { HistoryItem } from '../../src/api/history.js';
 import { Report } from '../../src/api/report-item.js';
 import { tolerantFeature } from '../../src/api/tolerant.js';
 import type { ReportFeature } from '../../src/api/types.js';
-import { ColumnBuffers, PARQUET_COLUMNS, REPORT_COLUMNS } from '../../src/io/parquet/columns.js';
-import { RowReader } from '../../src/io/parquet/row-reader.js';
+import { ColumnBuffers, PARQUET_COLUMNS, REPORT_COLUMNS } from '../../src/lake/parquet/columns.js';
+import { RowReader } from '../../src/lake/parquet/row-reader.js';
 
 /** A small seeded generator (mulberry32), so a failure names a case that can be replayed. */
 function rng(seed: number): { int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {

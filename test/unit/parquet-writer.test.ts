@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import type { HistoryItem } from '../../src/api/history.js';
-import { ColumnBuffers, PARQUET_COLUMNS } from '../../src/io/parquet/columns.js';
-import { openParquetFile, openParquetStream } from '../../src/io/parquet/index.js';
+import { ColumnBuffers, PARQUET_COLUMNS } from '../../src/lake/parquet/columns.js';
+import { openParquetFile, openParquetStream } from '../../src/lake/parquet/index.js';
 import { needPyarrow, readParquet } from '../helpers/parquet.js';
 
 type Props = Record<string, unknown>;

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import type { IO } from '../../src/io/streams.js';
-import { SHOW_AFTER_MS, startProgress } from '../../src/io/progress.js';
+import type { IO } from '../../src/io/delivery/streams.js';
+import { SHOW_AFTER_MS, startProgress } from '../../src/io/terminal/progress.js';
 
 /** An IO whose stderr is a "terminal" of `columns` cells; `written()` is everything sent to it. */
 function terminalIO(columns: number | undefined): IO & { written(): string } {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sanitizeCell, sanitizeText } from '../../src/io/sanitize.js';
+import { sanitizeCell, sanitizeText } from '../../src/sanitize.js';
 
 test('plain text, tabs, newlines and non-ASCII pass unchanged', () => {
   for (const text of ['Truck 7', 'a\tb\nc', '配送トラック 🚚', 'Zürich – Ω', '']) assert.equal(sanitizeText(text), text);

@@ -5,10 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { layoutTable, loadTableWriter, type TtyCell } from '../../src/io/render/table.js';
-import { displayWidth, truncateToWidth } from '../../src/io/render/width.js';
-import { loadPainter } from '../../src/io/render/paint.js';
-import type { Column } from '../../src/io/render/types.js';
+import { layoutTable, loadTableWriter, type TtyCell } from '../../src/io/formats/render/table.js';
+import { displayWidth, truncateToWidth } from '../../src/io/formats/render/width.js';
+import { loadPainter } from '../../src/io/formats/render/paint.js';
+import type { Column } from '../../src/io/formats/render/types.js';
 
 test('displayWidth: CJK and emoji take two cells, combining marks none', () => {
   const cases: Array<[string, number]> = [

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { summaryLines, type SummaryParts } from '../../src/commands/units/summary.js';
-import { displayWidth } from '../../src/io/render/width.js';
+import { displayWidth } from '../../src/io/formats/render/width.js';
 
 const fleet: SummaryParts = {
   counts: ['15 devices', '4 sensors', '3 tracked users', '3 dispatchers'],

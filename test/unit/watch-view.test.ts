@@ -1,8 +1,8 @@
 /** The watch view's layout (pure): attention order, width fitting, sanitised service text. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Painter } from '../../src/io/render/paint.js';
-import { displayWidth } from '../../src/io/render/width.js';
+import type { Painter } from '../../src/io/formats/render/paint.js';
+import { displayWidth } from '../../src/io/formats/render/width.js';
 import { DEFAULT_WATCH_PARAMS, initialState, type UnitWatchState } from '../../src/reports/watch-events.js';
 import { attentionOrder, viewLines } from '../../src/commands/watch/view.js';
 

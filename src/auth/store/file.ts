@@ -78,7 +78,7 @@ export class FileStore implements SecretStore {
 
   async #update(change: (records: Records) => void): Promise<void> {
     await ensurePrivateDir(this.#dir);
-    const { withFileLock } = await import('../lock.js');
+    const { withFileLock } = await import('../../lock.js');
     await withFileLock(`${this.location}.lock`, async () => {
       const records = await this.#read();
       change(records);

@@ -1,5 +1,5 @@
 /** `alias list`: name and expansion, by name. */
-import { renderList, type Column } from '../../io/output.js';
+import { renderList, type Column } from '../../io/formats/output.js';
 import type { Run } from '../action.js';
 
 const COLUMNS: Column[] = [

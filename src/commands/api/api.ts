@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { Method } from '../../api/http.js';
 import type { AuthMode } from '../../api/client.js';
-import { renderRaw } from '../../io/output.js';
+import { renderRaw } from '../../io/formats/output.js';
 import type { Run } from '../action.js';
 
 interface ApiOptions {

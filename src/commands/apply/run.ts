@@ -4,8 +4,8 @@
  * phase by phase → report; any failed or skipped step is exit 7.
  */
 import { PartialFailure } from '../../errors.js';
-import { renderList } from '../../io/output.js';
-import { confirmOrFail } from '../../io/prompt.js';
+import { renderList } from '../../io/formats/output.js';
+import { confirmOrFail } from '../../io/terminal/prompt.js';
 import { executePlan } from '../../fleet/execute.js';
 import { LiveIndex, readLive } from '../../fleet/live.js';
 import { loadFleet, problemsError } from '../../fleet/load.js';

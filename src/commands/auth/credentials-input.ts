@@ -1,7 +1,7 @@
 /** E-mail and password for login and token create: flag/stdin → environment → prompt (TTY only). */
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import { requireFlags, valueOrAsk } from '../../io/prompt.js';
+import { requireFlags, valueOrAsk } from '../../io/terminal/prompt.js';
 
 export interface CredentialFlags {
   email?: string;

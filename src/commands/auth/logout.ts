@@ -1,5 +1,5 @@
 import type { Run } from '../action.js';
-import { confirmOrFail } from '../../io/prompt.js';
+import { confirmOrFail } from '../../io/terminal/prompt.js';
 
 export const run: Run<{ all?: boolean }> = async (_args, opts, ctx) => {
   if (opts.all) await confirmOrFail(ctx, 'Forget the stored credentials of every profile?');

@@ -1,7 +1,7 @@
 import { AuthError, TrackctlError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { LoginData } from '../../api/auth.js';
-import { renderRecord, type Column } from '../../io/output.js';
+import { renderRecord, type Column } from '../../io/formats/output.js';
 import type { Run } from '../action.js';
 
 interface Status extends Record<string, unknown> {

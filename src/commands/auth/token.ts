@@ -1,6 +1,6 @@
 import { AuthError } from '../../errors.js';
 import { decodeJwt, subjectIds } from '../../auth/jwt.js';
-import { renderRecord, type Column } from '../../io/output.js';
+import { renderRecord, type Column } from '../../io/formats/output.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
 import { emailAndPassword, type CredentialFlags } from './credentials-input.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { PROFILE_KEYS, validateProfileName, validateSetting, withDefaults } from '../../config/index.js';
-import { renderList, type Column } from '../../io/output.js';
+import { renderList, type Column } from '../../io/formats/output.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
 

@@ -4,7 +4,7 @@
  * On a narrow terminal GROUPS goes first, then TYPE, then BATTERY; ids, names
  * and the last report stay (see Column.priority).
  */
-import type { Column, Rec } from '../../io/output.js';
+import type { Column, Rec } from '../../io/formats/output.js';
 import type { UnitKind } from '../../api/units.js';
 
 const LOW_BATTERY = 20;

@@ -1,6 +1,6 @@
 import { createUnit, type NewUnit, type UnitKind } from '../../api/units.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
-import { requireFlags, valueOrAsk } from '../../io/prompt.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
+import { requireFlags, valueOrAsk } from '../../io/terminal/prompt.js';
 import { parseKey, parsePhone, requireText } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { getUnit, type UnitKind, type UnitLookup } from '../../api/units.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseKey } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { listUnits, type UnitKind } from '../../api/units.js';
-import { renderList, renderRaw } from '../../io/output.js';
+import { renderList, renderRaw } from '../../io/formats/output.js';
 import { parseId } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { changeUnitGroups, updateUnit, type UnitKind } from '../../api/units.js';
 import type { One } from '../../api/envelope.js';
 import type { Unit } from '../../api/types.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList, requireText } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';

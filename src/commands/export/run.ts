@@ -1,7 +1,7 @@
 /** export: read the live state and write it as a fleet file (YAML, or JSON with -o json). */
 import { UsageError } from '../../errors.js';
-import { parseFormatFrom } from '../../io/output.js';
-import { prettyJson } from '../../io/render/json.js';
+import { parseFormatFrom } from '../../io/formats/output.js';
+import { prettyJson } from '../../io/formats/render/json.js';
 import { exportFleet } from '../../fleet/export.js';
 import { LiveIndex, readLive } from '../../fleet/live.js';
 import { fleetYaml } from '../../fleet/yaml.js';

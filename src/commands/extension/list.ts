@@ -1,5 +1,5 @@
 /** `extension list`: name and path of every extension on PATH. */
-import { renderList, type Column } from '../../io/output.js';
+import { renderList, type Column } from '../../io/formats/output.js';
 import type { Run } from '../action.js';
 import { COMMAND_NAMES } from '../names.js';
 import { listExtensions } from './path.js';

@@ -1,5 +1,5 @@
 /** How groups look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
-import type { Column, Rec } from '../../io/output.js';
+import type { Column, Rec } from '../../io/formats/output.js';
 
 /** Ids → names of the units and users they stand for, when known. */
 export type NameIndex = ReadonlyMap<number, string>;

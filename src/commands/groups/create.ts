@@ -1,6 +1,6 @@
 import { createGroup } from '../../api/groups.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
-import { valueOrAsk } from '../../io/prompt.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
+import { valueOrAsk } from '../../io/terminal/prompt.js';
 import { requireText } from '../../validate.js';
 import { groupColumns } from './columns.js';
 import type { Run } from '../action.js';

@@ -1,5 +1,5 @@
 import { getGroup } from '../../api/groups.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId } from '../../validate.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';

@@ -1,5 +1,5 @@
 import { listGroups } from '../../api/groups.js';
-import { renderList, renderRaw } from '../../io/output.js';
+import { renderList, renderRaw } from '../../io/formats/output.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';
 import type { Run } from '../action.js';

@@ -5,7 +5,7 @@
  */
 import { TrackctlError } from '../../errors.js';
 import type { Context } from '../../context.js';
-import type { OutputOptions } from '../../io/output.js';
+import type { OutputOptions } from '../../io/formats/output.js';
 import { getAllUnits } from '../../api/all-units.js';
 import type { NameIndex } from './columns.js';
 

@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { changeGroupMembership, renameGroup, type GroupRole } from '../../api/groups.js';
 import type { One } from '../../api/envelope.js';
 import type { Group } from '../../api/types.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList, requireText } from '../../validate.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';

@@ -7,7 +7,7 @@
  * is too wide, its lines are joined and wrapped again at word boundaries. Indented lines
  * (examples, tables, commander's own output) and paragraphs that fit are left as written.
  */
-import { displayWidth } from '../../io/render/width.js';
+import { displayWidth } from '../../io/formats/render/width.js';
 
 /** Below this the terminal is too narrow to be worth reflowing for (commander's own threshold is 40). */
 const MIN_WIDTH = 40;

@@ -1,6 +1,6 @@
 /** How reports look as rows: the flat record is the feature's properties. */
 import type { ReportFeature } from '../../api/types.js';
-import type { Column, Rec } from '../../io/output.js';
+import type { Column, Rec } from '../../io/formats/output.js';
 
 const LOW_BATTERY = 20;
 

@@ -15,15 +15,15 @@
 import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem, HistoryQuery } from '../../api/history.js';
-import { withCheckpointLock } from '../../auth/lock.js';
+import { withCheckpointLock } from '../../lock.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
-import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/geo/sink.js';
-import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/outdir.js';
-import type { OutputOptions } from '../../io/output.js';
-import { startProgress, type Progress } from '../../io/progress.js';
-import { Spool } from '../../io/spool.js';
-import type { PageCodec } from '../../io/parquet/codecs.js';
+import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
+import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/delivery/outdir.js';
+import type { OutputOptions } from '../../io/formats/output.js';
+import { startProgress, type Progress } from '../../io/terminal/progress.js';
+import { Spool } from '../../io/delivery/spool.js';
+import type { PageCodec } from '../../lake/parquet/codecs.js';
 import { unitsOfShard } from '../../lake/shard.js';
 import type { Recovered } from '../../lake/journal.js';
 import type { LakeStorage } from '../../lake/storage.js';
@@ -283,7 +283,7 @@ class HistoryRun {
   /** The run's format on a new file (--out-dir files, lake parts); Parquet loaded only when asked for. */
   private async openFileSink(io: OutputOptions['io'], title: string): Promise<HistorySink> {
     if (this.format === 'parquet') {
-      const { historyMetadata, openParquetStream, pageCodec } = await import('../../io/parquet/index.js');
+      const { historyMetadata, openParquetStream, pageCodec } = await import('../../lake/parquet/index.js');
       this.codec ??= pageCodec(this.plan.compression);
       const metadata = historyMetadata(this.ctx.version, this.origin, this.ctx.clock.now());
       return openParquetStream(io.stdout, { createdBy: `trackctl ${this.ctx.version}`, codec: await this.codec, metadata });

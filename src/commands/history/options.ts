@@ -4,9 +4,9 @@ import { REPORT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { checkLocalPath } from '../../io/location.js';
-import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { parseConcurrency } from '../../validate.js';
-import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../io/parquet/codecs.js';
+import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../lake/parquet/codecs.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { DEFAULT_MAX_FILE_BYTES, outDirScheme } from '../../lake/layout.js';
 

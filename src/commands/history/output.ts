@@ -1,8 +1,8 @@
 /** Where history goes: stdout or, with --output-file, a file put in place when whole. */
 import type { Context } from '../../context.js';
 import { localIOError, UsageError } from '../../errors.js';
-import { HISTORY_FORMATS, type HistorySink } from '../../io/geo/sink.js';
-import type { OutputOptions } from '../../io/output.js';
+import { HISTORY_FORMATS, type HistorySink } from '../../io/pages/geo/sink.js';
+import type { OutputOptions } from '../../io/formats/output.js';
 import { streamChannel, type Channel } from '../../runs/targets.js';
 import type { HistoryPlan } from './options.js';
 
@@ -36,7 +36,7 @@ export async function openChannel(
 ): Promise<{ out: OutputOptions; channel: Channel; parquet?: HistorySink }> {
   const outputFile = await outputFileOf(plan);
   if (format === 'parquet') {
-    const { historyMetadata, openParquetFile, openParquetStream, pageCodec } = await import('../../io/parquet/index.js');
+    const { historyMetadata, openParquetFile, openParquetStream, pageCodec } = await import('../../lake/parquet/index.js');
     const options = { createdBy: `trackctl ${ctx.version}`, codec: await pageCodec(plan.compression), metadata: historyMetadata(ctx.version, plan.window, ctx.clock.now()) };
     if (outputFile === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, options) };
     const { path } = outputFile;
@@ -59,7 +59,7 @@ export async function openChannel(
 async function outputFileOf(plan: HistoryPlan) {
   const path = plan.outputFile;
   if (path === undefined) return undefined;
-  const module = await import('../../io/output-file.js');
+  const module = await import('../../io/delivery/output-file.js');
   return module.namesStdout(path) ? undefined : { ...module, path };
 }
 

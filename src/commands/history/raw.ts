@@ -3,8 +3,8 @@ import { StringDecoder } from 'node:string_decoder';
 import type { Api } from '../../api/client.js';
 import { historyPath, type HistoryQuery } from '../../api/history.js';
 import { NetworkError } from '../../errors.js';
-import { sanitizeText } from '../../io/sanitize.js';
-import type { IO } from '../../io/streams.js';
+import { sanitizeText } from '../../sanitize.js';
+import type { IO } from '../../io/delivery/streams.js';
 
 export async function streamRaw(api: Api, id: number, query: HistoryQuery, io: IO): Promise<void> {
   const res = await api.stream({ method: 'GET', path: historyPath(id, query) });

@@ -7,7 +7,7 @@ import { checkLocalPath } from '../../io/location.js';
 import { AuthError, PartialFailure, UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { Api } from '../../api/client.js';
-import { startProgress } from '../../io/progress.js';
+import { startProgress } from '../../io/terminal/progress.js';
 import type { Run } from '../action.js';
 import { formatFromName, parseFormatOption, parseSource, readSource, sniffFormat, type Issue } from '../../import/source.js';
 import { validateRows, type ImportKind, type ImportRow, type Validated } from '../../import/schema.js';

@@ -2,7 +2,7 @@
 import { locationScheme } from '../../io/location.js';
 import type { HistoryQuery } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
-import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { parseDuration, parseTime } from '../../io/format-time.js';
 import { DEFAULT_MIN_OVERSPEED_S, validateParams, type ReportParams } from '../../reports/index.js';

@@ -2,17 +2,17 @@
  * `report trips|stops|summary|overspeed|geofence`: select units, stream each unit's history
  * through its processor (src/reports/, constant memory per unit) in the fleet-run engine's
  * pool, render the records as they complete. The run ends by the engine's one exit rule.
- * With --explain, the reasons the processors give are rendered too (src/io/report-explain.ts).
+ * With --explain, the reasons the processors give are rendered too (src/io/formats/report-explain.ts).
  */
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
 import { unitsOfShard } from '../../lake/shard.js';
-import { openStream, type Column, type Rec } from '../../io/output.js';
-import { startProgress } from '../../io/progress.js';
-import { EXPLAIN_COLUMNS, formatExplanation } from '../../io/report-explain.js';
-import { openGeoStream, type GeoRecord } from '../../io/report-geo.js';
-import { acknowledge } from '../../io/streams.js';
+import { openStream, type Column, type Rec } from '../../io/formats/output.js';
+import { startProgress } from '../../io/terminal/progress.js';
+import { EXPLAIN_COLUMNS, formatExplanation } from '../../io/formats/report-explain.js';
+import { openGeoStream, type GeoRecord } from '../../io/pages/report-geo.js';
+import { acknowledge } from '../../io/delivery/streams.js';
 import {
   loadFences,
   overspeedProcessor,
@@ -166,11 +166,11 @@ export function runFor(kind: Kind): Run<ReportOptions> {
       };
       end = async () => {
         if (kind === 'overspeed') {
-          const { writeOverspeedPage } = await import('../../io/map/overspeed.js');
+          const { writeOverspeedPage } = await import('../../io/pages/map/overspeed.js');
           await writeOverspeedPage(episodes, out);
           return;
         }
-        const { writeTripsPage } = await import('../../io/map/trips.js');
+        const { writeTripsPage } = await import('../../io/pages/map/trips.js');
         await writeTripsPage(trips, stops, out);
       };
     } else if (geo) {

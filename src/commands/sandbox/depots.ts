@@ -1,5 +1,5 @@
 /** `trackctl sandbox depots`: print the demo fleet's depots as GeoJSON (for --geofence). */
-import type { IO } from '../../io/streams.js';
+import type { IO } from '../../io/delivery/streams.js';
 import { seedOption } from './start.js';
 
 export interface DepotsOptions {

@@ -1,5 +1,5 @@
 /** `trackctl sandbox reset`: delete the persisted state so the next start seeds afresh. */
-import type { IO } from '../../io/streams.js';
+import type { IO } from '../../io/delivery/streams.js';
 import { defaultStateFile } from './start.js';
 
 export interface ResetOptions {

@@ -1,7 +1,7 @@
 /** `trackctl sandbox start`: validate the flags, serve until SIGINT/SIGTERM, shut down cleanly. */
 import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
-import type { IO } from '../../io/streams.js';
+import type { IO } from '../../io/delivery/streams.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
 
 export interface StartOptions {

@@ -1,5 +1,5 @@
 /** How shares look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
-import type { Column, Rec } from '../../io/output.js';
+import type { Column, Rec } from '../../io/formats/output.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

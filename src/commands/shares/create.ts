@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { createShare, shareLink, type NewShare } from '../../api/shares.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
-import { valueOrAsk } from '../../io/prompt.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
+import { valueOrAsk } from '../../io/terminal/prompt.js';
 import { exclusive, parseId, requireText } from '../../validate.js';
 import { parseExpires, parseExpiresIn } from './validate.js';
 import { shareColumns } from './columns.js';

@@ -1,5 +1,5 @@
 import { deleteShare } from '../../api/shares.js';
-import { confirmOrFail } from '../../io/prompt.js';
+import { confirmOrFail } from '../../io/terminal/prompt.js';
 import { runBulk } from '../bulk.js';
 import { parseSid } from './validate.js';
 import type { Run } from '../action.js';

@@ -1,6 +1,6 @@
 /** An inline frame that embeds a share's live map in a web page. No request is sent. */
 import { shareLink } from '../../api/shares.js';
-import { renderRecord, type Column } from '../../io/output.js';
+import { renderRecord, type Column } from '../../io/formats/output.js';
 import { parsePixels, parseSid } from './validate.js';
 import type { Run } from '../action.js';
 

@@ -1,5 +1,5 @@
 import { getShare } from '../../api/shares.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseSid } from './validate.js';
 import { shareColumns } from './columns.js';
 import type { Run } from '../action.js';

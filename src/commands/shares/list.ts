@@ -1,5 +1,5 @@
 import { listShares } from '../../api/shares.js';
-import { renderList, renderRaw } from '../../io/output.js';
+import { renderList, renderRaw } from '../../io/formats/output.js';
 import { shareColumns } from './columns.js';
 import type { Run } from '../action.js';
 import { listArrangement, type ListOptions } from '../list-options.js';

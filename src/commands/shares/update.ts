@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
 import { updateShare, type ShareChanges } from '../../api/shares.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { requireText } from '../../validate.js';
 import { parseExpires, parseSid } from './validate.js';
 import { shareColumns } from './columns.js';

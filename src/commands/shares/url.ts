@@ -1,6 +1,6 @@
 /** The public link of a share. Like `gh browse --no-browser`, no request is sent: the sid is only checked for form. */
 import { shareLink } from '../../api/shares.js';
-import { renderRecord, type Column } from '../../io/output.js';
+import { renderRecord, type Column } from '../../io/formats/output.js';
 import { parseSid } from './validate.js';
 import type { Run } from '../action.js';
 

@@ -1,5 +1,5 @@
 /** One table of every unit and user of the account (GET /all-units/), each with the collection it came from. */
-import type { Column, Rec } from '../../io/output.js';
+import type { Column, Rec } from '../../io/formats/output.js';
 import type { UnitCategory } from '../../api/all-units.js';
 
 export type CategorizedRecord = Rec & { category: UnitCategory };

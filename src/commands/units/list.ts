@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
 import { parseDuration } from '../../io/format-time.js';
-import { LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/output.js';
+import { LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/formats/output.js';
 import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
 import { trackedUsers } from '../../runs/select.js';
@@ -96,7 +96,7 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const staleThreshold = staleS ?? DEFAULT_STALE_S;
   const lowThreshold = lowPct ?? DEFAULT_LOW_PCT;
   if (format === 'html') {
-    const { writeUnitsPage } = await import('../../io/map/units.js');
+    const { writeUnitsPage } = await import('../../io/pages/map/units.js');
     await writeUnitsPage(shown, out, { nowMs, staleS: staleThreshold, zone: out.timeZone });
     return;
   }

@@ -5,7 +5,7 @@
  * on a very narrow terminal the stale and battery notes shorten and the counts
  * break after their commas.
  */
-import { displayWidth } from '../../io/render/width.js';
+import { displayWidth } from '../../io/formats/render/width.js';
 
 export interface SummaryParts {
   /** "15 devices", "4 sensors", … (never empty). */

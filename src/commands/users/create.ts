@@ -1,6 +1,6 @@
 import { createUser, USER_TYPES, type NewUser } from '../../api/users.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
-import { requireFlags, valueOrAsk } from '../../io/prompt.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
+import { requireFlags, valueOrAsk } from '../../io/terminal/prompt.js';
 import { parseEmail, parsePhone, parseUserType, requireText } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';

@@ -1,5 +1,5 @@
 import { deleteUser } from '../../api/users.js';
-import { confirmOrFail } from '../../io/prompt.js';
+import { confirmOrFail } from '../../io/terminal/prompt.js';
 import { runBulk } from '../bulk.js';
 import { parseId } from '../../validate.js';
 import type { Run } from '../action.js';

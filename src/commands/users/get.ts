@@ -1,5 +1,5 @@
 import { getUser } from '../../api/users.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';

@@ -1,5 +1,5 @@
 import { listUsers } from '../../api/users.js';
-import { renderList, renderRaw } from '../../io/output.js';
+import { renderList, renderRaw } from '../../io/formats/output.js';
 import { parseUserType } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';

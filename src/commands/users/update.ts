@@ -2,7 +2,7 @@ import { UsageError } from '../../errors.js';
 import { changeUserGroups, type UserGroupRole } from '../../api/users.js';
 import type { One } from '../../api/envelope.js';
 import type { User } from '../../api/types.js';
-import { renderRaw, renderRecord } from '../../io/output.js';
+import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList } from '../../validate.js';
 import { userColumns } from './columns.js';
 import type { Run } from '../action.js';

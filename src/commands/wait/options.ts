@@ -1,7 +1,7 @@
 /** `wait` flags → a plan; every check happens here, before anything is sent. */
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../io/format-time.js';
-import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { parseCondition, type ConditionSpec } from '../../reports/conditions.js';
 
 export interface WaitOptions {

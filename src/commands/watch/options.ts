@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../io/format-time.js';
 import { checkLocalPath, locationScheme } from '../../io/location.js';
-import { parseSelection, type UnitSelection } from '../../fleet/select.js';
+import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import type { WatchEventName } from '../../reports/watch-events.js';
 

@@ -11,14 +11,14 @@
  */
 import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
-import { withCheckpointLock } from '../../auth/lock.js';
+import { withCheckpointLock } from '../../lock.js';
 import type { Context } from '../../context.js';
 import { InterruptedError, UsageError } from '../../errors.js';
 import { unitsOfShard } from '../../lake/shard.js';
-import { openStream, type OutputOptions, type RecordStream } from '../../io/output.js';
-import { loadPainter, type Painter } from '../../io/render/paint.js';
-import { compactJson } from '../../io/render/json.js';
-import { acknowledge, unreadBound } from '../../io/streams.js';
+import { openStream, type OutputOptions, type RecordStream } from '../../io/formats/output.js';
+import { loadPainter, type Painter } from '../../io/formats/render/paint.js';
+import { compactJson } from '../../io/formats/render/json.js';
+import { acknowledge, unreadBound } from '../../io/delivery/streams.js';
 import { loadFences } from '../../reports/fences.js';
 import {
   byDate,

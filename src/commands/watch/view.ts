@@ -4,10 +4,10 @@
  * it was on exit). Service text is sanitised before it reaches the terminal.
  */
 import { formatRelative } from '../../io/format-time.js';
-import type { Painter } from '../../io/render/paint.js';
-import { displayWidth, padding, truncateToWidth } from '../../io/render/width.js';
-import { sanitizeCell } from '../../io/sanitize.js';
-import type { IO } from '../../io/streams.js';
+import type { Painter } from '../../io/formats/render/paint.js';
+import { displayWidth, padding, truncateToWidth } from '../../io/formats/render/width.js';
+import { sanitizeCell } from '../../sanitize.js';
+import type { IO } from '../../io/delivery/streams.js';
 import { attentionRank, type UnitWatchState } from '../../reports/watch-events.js';
 
 /** A sos or crash this recent (seconds) keeps its unit on top. */

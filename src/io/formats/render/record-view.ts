@@ -1,0 +1,42 @@
+/**
+ * One record on a terminal, as `KEY: value` lines (like kubectl describe): the
+ * columns first, then the record's other scalar fields, so a get shows
+ * everything worth reading without a 40-column-wide table.
+ */
+import { TtyClock, ttyCellText, withZoneHeader } from './cells.js';
+import { columnValue, headerFor } from './columns.js';
+import type { Painter } from './paint.js';
+import type { Column, Rec } from './types.js';
+import { displayWidth, padding } from './width.js';
+import { sanitizeCell } from '../../../sanitize.js';
+
+function isListable(value: unknown): boolean {
+  if (value === null || value === undefined) return false;
+  if (Array.isArray(value)) return value.every((item) => item === null || typeof item !== 'object');
+  return typeof value !== 'object';
+}
+
+/** The columns to list: the given ones, then a plain one per other scalar (or scalar-list) field. */
+export function recordViewColumns(rec: Rec, columns: Column[], fieldsGiven: boolean): Column[] {
+  if (fieldsGiven) return columns;
+  const shown = new Set(columns.map((column) => column.key));
+  const extra = Object.keys(rec)
+    .filter((key) => !shown.has(key) && isListable(rec[key]))
+    .map((key): Column => ({ key, kind: Array.isArray(rec[key]) ? 'list' : 'text' }));
+  return [...columns, ...extra];
+}
+
+/** The record's lines; clock times carry their date on every line, the zone named on the first. */
+export function formatRecordView(rec: Rec, shown: Column[], painter: Painter, nowMs: number, zone: string): string {
+  const columns = withZoneHeader(shown, zone);
+  const clock = new TtyClock(nowMs, zone, 'always');
+  const labels = columns.map((column) => `${sanitizeCell(headerFor(column))}:`);
+  const labelWidth = Math.max(0, ...labels.map(displayWidth));
+  const lines = columns.map((column, index) => {
+    const label = labels[index] ?? '';
+    const value = ttyCellText(columnValue(column, rec), column, clock);
+    const painted = painter.tone(column.tone?.(rec), value);
+    return `${painter.header(label)}${padding(displayWidth(label), labelWidth)}  ${painted}`.trimEnd();
+  });
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
