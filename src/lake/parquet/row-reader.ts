@@ -15,6 +15,7 @@
  * a malformed one fails before its batch is written), so the reading stays within them; it
  * still checks each token it reads and gives up on a surprise.
  */
+import { isDigit, literal, numberEnd, readNumber, skipValue, ws } from '../../api/json-bytes.js';
 import type { ColumnKind, ParquetColumn } from './kinds.js';
 
 /** What a cell of the row read holds. */
@@ -27,21 +28,12 @@ const INT32_MAX = 2 ** 31 - 1;
 /** Whole seconds whose milliseconds an INT64 holds exactly (as columns.ts). */
 const MAX_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
 /** 10^0 … 10^22: every one an exact double. */
-const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 const PROPERTIES = Buffer.from('properties');
 const GEOMETRY = Buffer.from('geometry');
 const TYPE = Buffer.from('type');
 const COORDINATES = Buffer.from('coordinates');
 const POINT = Buffer.from('Point');
-
-const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
-
-function ws(b: Buffer, i: number): number {
-  let c = b[i] as number;
-  while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i] as number;
-  return i;
-}
 
 /** Whether the bytes [from, to) are `name`. */
 function equals(b: Buffer, from: number, to: number, name: Uint8Array): boolean {
@@ -246,54 +238,11 @@ export class RowReader {
     return (this.last[col] = b.toString('latin1', i + 1, j));
   }
 
-  /**
-   * The JSON number at `i`; pos past it, -1 when malformed. With up to 15 digits and no
-   * exponent the digits make an exact integer m, and the value is m / 10^k with k ≤ 22: one
-   * correctly rounded division of two exact doubles, the double JSON.parse gives (Clinger's
-   * fast path). Other numbers go through Number(), which reads a JSON number as JSON.parse does.
-   */
+  /** The JSON number at `i`, read exactly as JSON.parse reads it (json-bytes.ts); pos past it, -1 when malformed. */
   private number(b: Buffer, i: number): number {
-    let j = i;
-    let c = b[j] as number;
-    const negative = c === 0x2d;
-    if (negative) c = b[++j] as number;
-    if (!isDigit(c)) return ((this.pos = -1), 0);
-    let m = 0;
-    let digits = 0;
-    let fraction = 0;
-    if (c === 0x30) {
-      c = b[++j] as number;
-      if (isDigit(c)) return ((this.pos = -1), 0); // a leading zero
-    } else {
-      do {
-        m = m * 10 + (c - 0x30);
-        digits++;
-        c = b[++j] as number;
-      } while (isDigit(c));
-    }
-    if (c === 0x2e) {
-      c = b[++j] as number;
-      if (!isDigit(c)) return ((this.pos = -1), 0);
-      do {
-        m = m * 10 + (c - 0x30);
-        digits++;
-        fraction++;
-        c = b[++j] as number;
-      } while (isDigit(c));
-    }
-    let exponent = false;
-    if (c === 0x65 || c === 0x45) {
-      exponent = true;
-      c = b[++j] as number;
-      if (c === 0x2b || c === 0x2d) c = b[++j] as number;
-      if (!isDigit(c)) return ((this.pos = -1), 0);
-      do c = b[++j] as number;
-      while (isDigit(c));
-    }
-    this.pos = j;
-    if (exponent || digits > 15 || fraction > 22) return Number(b.toString('latin1', i, j));
-    const v = fraction === 0 ? m : m / (POW10[fraction] as number);
-    return negative ? -v : v;
+    const v = readNumber(b, i, true);
+    this.pos = numberEnd.at;
+    return v;
   }
 
   /** The geometry at `i`: a Point with two finite numbers first in its coordinates, read into pointLng, pointLat; past it, or -1. */
@@ -351,78 +300,5 @@ export class RowReader {
       if (d !== 0x2c) return -1;
       j = ws(b, j + 1);
     }
-  }
-}
-
-/** Whether the literal `word` is at `i`. */
-function literal(b: Buffer, i: number, word: string): boolean {
-  for (let k = 0; k < word.length; k++) if (b[i + k] !== word.charCodeAt(k)) return false;
-  return true;
-}
-
-/** Deeper values are left to the parsed path. */
-const MAX_DEPTH = 64;
-
-/** Past the value at `i` (checked, not kept), or -1. */
-function skipValue(b: Buffer, i: number, depth: number): number {
-  const c = b[i] as number;
-  if (c === 0x22) return skipString(b, i);
-  if (c === 0x7b) return skipObject(b, i, depth + 1);
-  if (c === 0x5b) return skipArray(b, i, depth + 1);
-  if (c === 0x74) return literal(b, i, 'true') ? i + 4 : -1;
-  if (c === 0x66) return literal(b, i, 'false') ? i + 5 : -1;
-  if (c === 0x6e) return literal(b, i, 'null') ? i + 4 : -1;
-  return skipNumber(b, i);
-}
-
-function skipString(b: Buffer, i: number): number {
-  for (let j = i + 1; ; j++) {
-    const c = b[j] as number;
-    if (c === 0x22) return j + 1;
-    if (c === 0x5c) j++; // an escape's first byte; anything malformed was caught by the reply reader
-    else if (!(c >= 0x20)) return -1;
-  }
-}
-
-function skipNumber(b: Buffer, i: number): number {
-  let j = i;
-  if (b[j] === 0x2d) j++;
-  if (!isDigit(b[j] as number)) return -1;
-  while (isDigit(b[j] as number) || b[j] === 0x2e || b[j] === 0x65 || b[j] === 0x45 || b[j] === 0x2b || b[j] === 0x2d) j++;
-  return j;
-}
-
-function skipObject(b: Buffer, i: number, depth: number): number {
-  if (depth > MAX_DEPTH) return -1;
-  let j = ws(b, i + 1);
-  if (b[j] === 0x7d) return j + 1;
-  for (;;) {
-    if (b[j] !== 0x22) return -1;
-    j = skipString(b, j);
-    if (j < 0) return -1;
-    j = ws(b, j);
-    if (b[j] !== 0x3a) return -1;
-    j = skipValue(b, ws(b, j + 1), depth);
-    if (j < 0) return -1;
-    j = ws(b, j);
-    const c = b[j] as number;
-    if (c === 0x7d) return j + 1;
-    if (c !== 0x2c) return -1;
-    j = ws(b, j + 1);
-  }
-}
-
-function skipArray(b: Buffer, i: number, depth: number): number {
-  if (depth > MAX_DEPTH) return -1;
-  let j = ws(b, i + 1);
-  if (b[j] === 0x5d) return j + 1;
-  for (;;) {
-    j = skipValue(b, j, depth);
-    if (j < 0) return -1;
-    j = ws(b, j);
-    const c = b[j] as number;
-    if (c === 0x5d) return j + 1;
-    if (c !== 0x2c) return -1;
-    j = ws(b, j + 1);
   }
 }
