@@ -10,13 +10,12 @@
 // Needs: npm run build (dist/), curl, GNU time (/usr/bin/time; apt-get install time); jq for --jq.
 // Usage: node bench/history.mjs [sizes...] [--runs N] [--baseline GIT-REF] [--to null|pipe|both] [--jq]
 //   e.g. node bench/history.mjs 300000 --runs 7 --baseline main
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cliLogin, measure } from './lib.mjs';
+import { buildRef, cliLogin, measure, median } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values: flags, positionals } = parseArgs({
@@ -36,16 +35,6 @@ const sizes = positionals.map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [300_000];
 const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
 
-/** A build of another git ref beside this tree (its own dist/, this tree's node_modules), for a same-run baseline. */
-function buildRef(ref, dir) {
-  const commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim();
-  mkdirSync(dir, { recursive: true });
-  execFileSync('sh', ['-c', `git -C "${root}" archive ${commit} | tar -x -C "${dir}"`]);
-  symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
-  execFileSync(process.execPath, [join(dir, 'scripts/build.mjs'), '--no-check'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
-  return { name: `baseline ${ref} (${commit})`, bin: join(dir, 'bin/trackctl.js') };
-}
-
 async function login(url) {
   const res = await fetch(`${url}/api/login/`, {
     method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'demo@example.com', password: 'demo' }),
@@ -55,16 +44,11 @@ async function login(url) {
   return cookie;
 }
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 const fmt = (n, digits = 1) => n.toFixed(digits);
 const work = mkdtempSync(join(tmpdir(), 'trackctl-bench-'));
 try {
   const builds = [];
-  if (flags.baseline) builds.push(buildRef(flags.baseline, join(work, 'baseline')));
+  if (flags.baseline) builds.push(buildRef(root, flags.baseline, join(work, 'baseline')));
   builds.push({ name: 'this tree', bin: join(root, 'bin/trackctl.js') });
   for (const n of SIZES) {
     const sandbox = await startSandbox({ port: 0, benchReports: n, quiet: true });
