@@ -8,26 +8,15 @@ import assert from 'node:assert/strict';
 import { distKm, fartherThan, legKm, type Fix } from '../../src/reports/fix.js';
 import { cosOfLat, haversineKm } from '../../src/reports/geo.js';
 import { Centre } from '../../src/reports/place.js';
+import { mulberry32 } from '../../src/sandbox/prng.js';
 
 const fix = (lat: number, lng: number, t = 0): Fix => ({
   r: { properties: { did: 1, name: 'u', lat, lng, speed: 0, date: t, odometer: null, address: null, reportType: 'report', reportValue: '' } },
   t, lat, lng, cosLat: cosOfLat(lat), speed: 0, moving: false, going: false, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0,
 });
 
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('fartherThan answers as haversineKm(a, b) > km, also for distances within rounding of km', () => {
-  const next = rng(11);
+  const next = mulberry32(11);
   let boundary = 0;
   for (let k = 0; k < 200_000; k++) {
     const a = fix(next() * 170 - 85, next() * 360 - 180);

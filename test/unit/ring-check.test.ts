@@ -1,18 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ringCrossing } from '../../src/reports/ring-check.js';
-
-/** mulberry32: seeded, so a failure names a case that can be replayed. */
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../../src/sandbox/prng.js';
 
 const ring = (...points: Array<[number, number]>): Float64Array => new Float64Array([...points, points[0] as [number, number]].flat());
 
@@ -69,7 +58,7 @@ function bruteForce(points: Array<[number, number]>): boolean {
 }
 
 test('agrees with an all-pairs check on 20,000 random rings on a small grid (many touching and collinear cases)', () => {
-  const random = mulberry(21);
+  const random = mulberry32(21);
   let crossing = 0;
   for (let trial = 0; trial < 20_000; trial++) {
     const count = 3 + Math.floor(random() * 7);
@@ -85,7 +74,7 @@ test('agrees with an all-pairs check on 20,000 random rings on a small grid (man
 });
 
 test('agrees on simple star-shaped rings with fractional coordinates, which never cross', () => {
-  const random = mulberry(7);
+  const random = mulberry32(7);
   for (let trial = 0; trial < 500; trial++) {
     // One position per sector, so no two neighbours are half a turn apart: the ring winds once around its centre.
     const count = 5 + Math.floor(random() * 200);
