@@ -12,20 +12,8 @@ import { tolerantFeature } from '../../src/api/tolerant.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { ColumnBuffers, PARQUET_COLUMNS, REPORT_COLUMNS } from '../../src/lake/parquet/columns.js';
 import { RowReader } from '../../src/lake/parquet/row-reader.js';
+import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
 
-/** A small seeded generator (mulberry32), so a failure names a case that can be replayed. */
-function rng(seed: number): { int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)] as never, chance: (p) => next() < p };
-}
-type R = ReturnType<typeof rng>;
 
 const NAMES = REPORT_COLUMNS.map((c) => c.name);
 const OTHER = ['x', 'späť', 'extra', '__proto__', 'properties', ''];
@@ -40,25 +28,10 @@ const STRINGS = [
   '"lone \\ud800"', '"\\/\\b\\f\\n\\r\\t"', '"61.5"', '" 12 "', '"1e3"', '"0x10"', '"abc"', '"\u007f del"', '"n/a"', '"Point"',
 ];
 
-function ws(r: R): string {
-  return r.chance(0.85) ? '' : r.pick([' ', '\n', '\t', '\r\n  ']);
-}
-
-function value(r: R, depth: number): string {
-  const k = r.int(depth > 2 ? 3 : 5);
-  if (k === 0) return r.pick(NUMBERS);
-  if (k === 1) return r.pick(STRINGS);
-  if (k === 2) return r.pick(['null', 'true', 'false']);
-  if (k === 3) return `[${ws(r)}${Array.from({ length: r.int(4) }, () => value(r, depth + 1)).join(`${ws(r)},${ws(r)}`)}${ws(r)}]`;
-  return object(r, Array.from({ length: r.int(3) }, () => r.pick([...OTHER, ...NAMES])), () => value(r, depth + 1));
-}
-
-function object(r: R, names: readonly string[], val: (name: string) => string): string {
-  return `{${ws(r)}${names.map((n) => `${JSON.stringify(n)}${ws(r)}:${ws(r)}${val(n)}`).join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
-}
+const { ws, value, object } = messyJson({ numbers: NUMBERS, strings: STRINGS, names: [...OTHER, ...NAMES], bare: 0.85, flatFrom: 2, members: 3 });
 
 /** A usual value of a column, as the service sends it. */
-function usual(r: R, name: string, lng: string, lat: string): string {
+function usual(r: Random, name: string, lng: string, lat: string): string {
   const kind = REPORT_COLUMNS.find((c) => c.name === name)!.kind;
   if (name === 'lat') return lat;
   if (name === 'lng') return lng;
@@ -70,7 +43,7 @@ function usual(r: R, name: string, lng: string, lat: string): string {
 }
 
 /** A report: mostly as the service sends one, with now and then an odd member, value, geometry or white space. */
-function report(r: R): string {
+function report(r: Random): string {
   const odd = r.chance(0.5);
   const lng = r.pick(['-104.9', '-104.9001', '7']);
   const lat = r.pick(['39.7', '39.7001', '-0']);
@@ -96,7 +69,7 @@ function report(r: R): string {
  * A report the reply reader lets through (it fails on the rest before they are written):
  * valid JSON whose last `properties` is an object.
  */
-function validReport(r: R): string {
+function validReport(r: Random): string {
   for (;;) {
     const text = report(r);
     const p = (JSON.parse(text) as { properties?: unknown }).properties;
@@ -136,7 +109,7 @@ function cells(b: ColumnBuffers): Array<[string, unknown[]]> {
 
 test('a report read from its bytes gives the row of its parsed feature, usual or odd', () => {
   for (let seed = 1; seed <= 300; seed++) {
-    const r = rng(seed);
+    const r = seeded(seed);
     const texts = Array.from({ length: 20 }, () => validReport(r));
     const fromBytes = new ColumnBuffers();
     const fromFeature = new ColumnBuffers();
@@ -153,7 +126,7 @@ test('the generator makes usual reports and odd ones: the reader reads the first
   let read = 0;
   let total = 0;
   for (let seed = 1; seed <= 300; seed++) {
-    const r = rng(seed);
+    const r = seeded(seed);
     for (let k = 0; k < 20; k++) {
       const item = cut(validReport(r));
       total++;

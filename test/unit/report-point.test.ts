@@ -8,23 +8,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PointReader } from '../../src/api/report-point.js';
 import { tolerantFeature } from '../../src/api/tolerant.js';
+import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
 
 const WANTED = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
 const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'message', 'x', 'späť', 'properties', 'geometry', ''];
 
-/** A small seeded generator (mulberry32), so a failure names a case that can be replayed. */
-function rng(seed: number): { int(n: number): number; pick<T>(xs: readonly T[]): T; chance(p: number): boolean } {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)] as never, chance: (p) => next() < p };
-}
-type R = ReturnType<typeof rng>;
 
 const NUMBERS = [
   '0', '-0', '7', '-12', '39.7392', '-104.9903', '42.5', '0.1', '0.30000000000000004', '123456789012345', '1234567890123456789',
@@ -36,29 +24,14 @@ const STRINGS = [
   '"lone \\ud800"', '"\\/\\b\\f\\n\\r\\t"', '"61.5"', '" 12 "', '"1e3"', '"abc"', '"\u007f del"', '"motion_state"', '"moving"', '"stopped"',
 ];
 
-function ws(r: R): string {
-  return r.chance(0.8) ? '' : r.pick([' ', '\n', '\t', '\r\n  ']);
-}
-
-function value(r: R, depth: number): string {
-  const k = r.int(depth > 3 ? 3 : 5);
-  if (k === 0) return r.pick(NUMBERS);
-  if (k === 1) return r.pick(STRINGS);
-  if (k === 2) return r.pick(['null', 'true', 'false']);
-  if (k === 3) return `[${ws(r)}${Array.from({ length: r.int(4) }, () => value(r, depth + 1)).join(`${ws(r)},${ws(r)}`)}${ws(r)}]`;
-  return object(r, depth + 1, Array.from({ length: r.int(4) }, () => r.pick(OTHER)), () => value(r, depth + 1));
-}
-
-function object(r: R, _depth: number, names: string[], val: (name: string) => string): string {
-  return `{${ws(r)}${names.map((n) => `${JSON.stringify(n)}${ws(r)}:${ws(r)}${val(n)}`).join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
-}
+const { ws, value, object } = messyJson({ numbers: NUMBERS, strings: STRINGS, names: OTHER, bare: 0.8, flatFrom: 3, members: 4 });
 
 /** A report: usual members in any order, repeats, odd values, white space anywhere. */
-function report(r: R): string {
+function report(r: Random): string {
   const names = [...WANTED.filter(() => r.chance(0.8)), ...Array.from({ length: r.int(5) }, () => r.pick(OTHER))];
   if (r.chance(0.1)) names.push(r.pick(WANTED)); // a repeated name: the last counts
   names.sort(() => r.int(3) - 1);
-  const properties = object(r, 1, names, (n) => (WANTED.includes(n) && r.chance(0.7) ? r.pick(r.chance(0.6) ? NUMBERS : STRINGS) : value(r, 2)));
+  const properties = object(r, names, (n) => (WANTED.includes(n) && r.chance(0.7) ? r.pick(r.chance(0.6) ? NUMBERS : STRINGS) : value(r, 2)));
   const members = [`"properties"${ws(r)}:${ws(r)}${properties}`, `"type":"Feature"`, `"geometry":{"type":"Point","coordinates":[${r.pick(NUMBERS)},${r.pick(NUMBERS)}]}`];
   if (r.chance(0.3)) members.push(`"extra":${value(r, 1)}`);
   members.sort(() => r.int(3) - 1);
@@ -68,7 +41,7 @@ function report(r: R): string {
 const NOISE = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '0', '-', '.', 'e', 'n', 'x', '\u0000', '\u001f', '\u00ff'];
 
 /** A report broken in one place: a byte dropped, added or changed, or the end cut off. */
-function broken(r: R, text: string): string {
+function broken(r: Random, text: string): string {
   const at = r.int(text.length);
   switch (r.int(4)) {
     case 0:
@@ -113,7 +86,7 @@ function readPoint(text: string): { point: Record<string, unknown> | undefined; 
 
 test('point reader: every generated report read as JSON.parse and tolerantFeature read it', () => {
   for (let seed = 1; seed <= 20_000; seed++) {
-    const text = report(rng(seed));
+    const text = report(seeded(seed));
     const want = expected(text);
     assert.ok(want, `seed ${seed}: the generator made a valid report: ${text}`);
     const got = readPoint(text);
@@ -125,7 +98,7 @@ test('point reader: every generated report read as JSON.parse and tolerantFeatur
 test('point reader: a broken report is refused unless JSON.parse takes it too, and then read alike', () => {
   let refused = 0;
   for (let seed = 1; seed <= 20_000; seed++) {
-    const r = rng(seed);
+    const r = seeded(seed);
     const text = broken(r, report(r));
     const got = readPoint(text);
     if (got.point === undefined) {
@@ -140,7 +113,7 @@ test('point reader: a broken report is refused unless JSON.parse takes it too, a
 });
 
 test('point reader: numbers are the doubles JSON.parse gives, to the last bit', () => {
-  const r = rng(7);
+  const r = seeded(7);
   for (let k = 0; k < 50_000; k++) {
     const digits = 1 + r.int(19);
     let s = `${r.chance(0.3) ? '-' : ''}${1 + r.int(9)}${Array.from({ length: digits - 1 }, () => r.int(10)).join('')}`;
