@@ -270,6 +270,6 @@ export async function openStorage(outDir: string, ext: string, env: Readonly<Rec
   if (outDirScheme(outDir) === 'local') return new LocalStorage(outDir);
   const [{ loadS3Config, parseS3Url }, { S3Client }] = await Promise.all([import('./s3/config.js'), import('./s3/client.js')]);
   const { bucket, prefix } = parseS3Url(outDir);
-  const config = await loadS3Config(env);
+  const config = await loadS3Config(env, { limits });
   return new S3Storage(outDir, new S3Client(config, bucket, limits), prefix, CONTENT_TYPES[ext] ?? 'application/octet-stream');
 }

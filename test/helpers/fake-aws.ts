@@ -25,6 +25,10 @@ export interface FakeAwsOptions {
   ssoToken?: string;
   /** The expiry of what is handed out; default an hour after now. */
   expiration?: () => Date;
+  /** The first this many requests are answered 503, as a throttled or restarting endpoint answers. */
+  unavailable?: number;
+  /** Requests are taken and never answered (a hung endpoint). */
+  silent?: boolean;
 }
 
 export interface Issued {
@@ -87,6 +91,11 @@ export async function startFakeAws(opts: FakeAwsOptions): Promise<FakeAws> {
     const url = new URL(req.url!, 'http://fake');
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
     seen.push(`${req.method} ${url.pathname}`);
+    if (opts.silent) return;
+    if (seen.length <= (opts.unavailable ?? 0)) {
+      res.writeHead(503, { 'content-type': 'text/xml' });
+      return void res.end('<ErrorResponse><Error><Code>ServiceUnavailable</Code><Message>try again</Message></Error></ErrorResponse>');
+    }
     if (req.method === 'POST' && url.pathname === '/') {
       const form = new URLSearchParams(body.toString('utf8'));
       const action = form.get('Action') ?? '';

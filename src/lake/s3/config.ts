@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import { findCredentials, nonEmpty, type Env, type Section } from './credentials.js';
 import { fixedCredentials, type CredentialProvider } from './refresh.js';
-import { checkEndpoint } from './wire.js';
+import { checkEndpoint, type RemoteLimits } from './wire.js';
 
 export interface S3Config {
   credentials: CredentialProvider;
@@ -86,12 +86,17 @@ function mergeProfiles(credentialsFile: Record<string, Section>, configFile: Rec
   return { profiles, ssoSessions };
 }
 
+/** Without the run's limits (a caller other than a command): two tries more, 30 s a wait. */
+const DEFAULT_LIMITS: RemoteLimits = { retries: 2, timeoutMs: 30_000 };
+
 export interface LoadOptions {
   home?: string;
   /** The clock that decides when temporary credentials are due again. */
   now?: () => number;
   /** Where a relative container credentials URI points (169.254.170.2); tests point it at a loopback server. */
   containerHost?: string;
+  /** The run's --retries and --timeout for STS, SSO and the credential endpoints; the service client's defaults otherwise. */
+  limits?: RemoteLimits;
 }
 
 /** The S3 settings from the environment and the shared files, and the first credentials; a clear error when there are none. */
@@ -130,6 +135,7 @@ export async function loadS3Config(env: Env, opts: LoadOptions = {}): Promise<S3
       files: `${credentialsPath} and ${configPath}`,
       region,
       now: opts.now ?? Date.now,
+      limits: opts.limits ?? DEFAULT_LIMITS,
       ...(opts.containerHost !== undefined ? { containerHost: opts.containerHost } : {}),
     });
   }

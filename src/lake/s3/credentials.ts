@@ -20,7 +20,7 @@ import { processCredentials } from './process.js';
 import { fixedCredentials, refreshingCredentials, type CredentialProvider, type TemporaryCredentials } from './refresh.js';
 import { ssoCredentials, ssoPortal } from './sso.js';
 import { assumeRole, assumeRoleWithWebIdentity, stsEndpoint, type StsTarget } from './sts.js';
-import { checkEndpoint } from './wire.js';
+import { checkEndpoint, type RemoteLimits } from './wire.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 export type Section = Record<string, string>;
@@ -41,6 +41,8 @@ export interface ChainSettings {
   now: () => number;
   /** Where a relative container URI points; tests point it at a loopback server. */
   containerHost?: string;
+  /** The run's --retries and --timeout, for every exchange that fetches credentials. */
+  limits: RemoteLimits;
 }
 
 /** One place credentials can come from: a name for messages, and how to fetch them (again). */
@@ -66,7 +68,7 @@ function stsTarget(s: ChainSettings): StsTarget {
   const profile = nonEmpty(s.profiles[s.profile]?.endpoint_url);
   const endpoint =
     own !== undefined ? checkEndpoint(own, 'AWS_ENDPOINT_URL_STS') : global !== undefined ? checkEndpoint(global, 'AWS_ENDPOINT_URL') : profile !== undefined ? checkEndpoint(profile, 'endpoint_url') : stsEndpoint(s.region);
-  return { endpoint, region: s.region };
+  return { endpoint, region: s.region, limits: s.limits };
 }
 
 function sessionName(s: ChainSettings, given: string | undefined): string {
@@ -96,6 +98,7 @@ function containerSettings(s: ChainSettings): ContainerSettings {
     token: nonEmpty(s.env.AWS_CONTAINER_AUTHORIZATION_TOKEN),
     tokenFile: nonEmpty(s.env.AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE),
     relativeHost: s.containerHost ?? ECS_CONTAINER_HOST,
+    limits: s.limits,
   };
 }
 
@@ -112,7 +115,7 @@ function credentialSource(s: ChainSettings, profile: string, value: string): Sou
     return { name: 'the environment', fetch: () => Promise.resolve(keys) };
   }
   if (value === 'EcsContainer') return { name: 'container credentials', fetch: () => containerCredentials(containerSettings(s)) };
-  if (value === 'Ec2InstanceMetadata') return { name: 'EC2 instance metadata', fetch: () => instanceCredentials(imdsUrl(s)) };
+  if (value === 'Ec2InstanceMetadata') return { name: 'EC2 instance metadata', fetch: () => instanceCredentials(imdsUrl(s), s.limits) };
   throw new UsageError(`the AWS profile "${profile}" has credential_source = ${value}: use Environment, EcsContainer or Ec2InstanceMetadata`);
 }
 
@@ -134,7 +137,7 @@ function ssoSource(s: ChainSettings, name: string, p: Section): Source {
   const own = nonEmpty(s.env.AWS_ENDPOINT_URL_SSO);
   const global = nonEmpty(s.env.AWS_ENDPOINT_URL);
   const endpoint = own !== undefined ? checkEndpoint(own, 'AWS_ENDPOINT_URL_SSO') : global !== undefined ? checkEndpoint(global, 'AWS_ENDPOINT_URL') : ssoPortal(region);
-  const settings = { profile: name, session: sessionName, startUrl, region, accountId, roleName, endpoint, home: s.home };
+  const settings = { profile: name, session: sessionName, startUrl, region, accountId, roleName, endpoint, home: s.home, limits: s.limits };
   return { name: `SSO (the AWS profile "${name}")`, fetch: () => ssoCredentials(settings, s.now()) };
 }
 
@@ -208,7 +211,7 @@ export async function findCredentials(s: ChainSettings): Promise<CredentialProvi
   else {
     const endpoint = imdsUrl(s);
     try {
-      return await start(s, { name: 'EC2 instance metadata', fetch: () => instanceCredentials(endpoint) });
+      return await start(s, { name: 'EC2 instance metadata', fetch: () => instanceCredentials(endpoint, s.limits) });
     } catch (err) {
       if (!(err instanceof MetadataUnavailable)) throw err;
       tried.push(err.message);

@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { isLoopbackHost } from '../../api/http.js';
 import { ApiError, AuthError, NetworkError, UsageError } from '../../errors.js';
 import type { TemporaryCredentials } from './refresh.js';
-import { exchange, type ExchangeOptions, type ServiceReply } from './wire.js';
+import { exchange, LINK_LOCAL_TIMEOUT_MS, type ExchangeOptions, type RemoteLimits, type ServiceReply } from './wire.js';
 
 /** Where a relative container URI points: ECS's agent (ContainerSettings.relativeHost, which tests point at a loopback server). */
 export const ECS_CONTAINER_HOST = 'http://169.254.170.2';
@@ -40,6 +40,11 @@ function failure(what: string, reply: ServiceReply): Error {
   return reply.status >= 400 && reply.status < 500 ? new AuthError(text) : new ApiError(text, reply.status);
 }
 
+/** The run's retries; its --timeout, but never more than a link-local endpoint needs. */
+function linkLocal(limits: RemoteLimits): RemoteLimits {
+  return { retries: limits.retries, timeoutMs: Math.min(limits.timeoutMs, LINK_LOCAL_TIMEOUT_MS) };
+}
+
 async function send(url: URL, what: string, opts: Omit<ExchangeOptions, 'proxy'>): Promise<ServiceReply> {
   try {
     return await exchange(url, { ...opts, proxy: false });
@@ -55,10 +60,11 @@ export interface ContainerSettings {
   tokenFile: string | undefined;
   /** ECS_CONTAINER_HOST but in tests. */
   relativeHost: string;
+  limits: RemoteLimits;
 }
 
 /** The container endpoint's URL, checked as the SDKs check it: a relative URI wins; a full one is https, loopback or an agent's address. */
-export function containerUrl(s: ContainerSettings): URL {
+export function containerUrl(s: Pick<ContainerSettings, 'relativeUri' | 'fullUri' | 'relativeHost'>): URL {
   if (s.relativeUri !== undefined) return new URL(`${s.relativeHost}${s.relativeUri.startsWith('/') ? '' : '/'}${s.relativeUri}`);
   const raw = s.fullUri!;
   let url: URL;
@@ -86,7 +92,7 @@ export async function containerCredentials(s: ContainerSettings): Promise<Tempor
     }
   }
   if (token !== undefined && /[\r\n]/.test(token)) throw new UsageError('the container authorization token holds a line break');
-  const reply = await send(url, what, { method: 'GET', headers: token === undefined ? {} : { Authorization: token }, timeoutMs: 5_000, retries: 2 });
+  const reply = await send(url, what, { method: 'GET', headers: token === undefined ? {} : { Authorization: token }, ...linkLocal(s.limits) });
   if (reply.status !== 200) throw failure(what, reply);
   return parseCredentials(what, reply);
 }
@@ -112,12 +118,12 @@ export function imdsEndpoint(endpoint: string | undefined, mode: string | undefi
  * The instance role's credentials: PUT a session token, then the role's name, then its credentials.
  * Off EC2 the token request finds nobody (refused, unreachable, or no connection within 1 s): MetadataUnavailable.
  */
-export async function instanceCredentials(endpoint: URL): Promise<TemporaryCredentials> {
+export async function instanceCredentials(endpoint: URL, limits: RemoteLimits): Promise<TemporaryCredentials> {
   const at = (path: string): URL => new URL(path, endpoint);
   const what = `EC2 instance metadata at ${endpoint.host}`;
   let tokenReply: ServiceReply;
   try {
-    tokenReply = await exchange(at('/latest/api/token'), { method: 'PUT', headers: { 'x-aws-ec2-metadata-token-ttl-seconds': TOKEN_TTL_SECONDS }, connectTimeoutMs: 1_000, timeoutMs: 5_000, proxy: false, retries: 0 });
+    tokenReply = await exchange(at('/latest/api/token'), { method: 'PUT', headers: { 'x-aws-ec2-metadata-token-ttl-seconds': TOKEN_TTL_SECONDS }, connectTimeoutMs: 1_000, timeoutMs: linkLocal(limits).timeoutMs, proxy: false, retries: 0 });
   } catch (err) {
     throw new MetadataUnavailable(`${what}: ${(err as Error).message}`, { cause: err });
   }
@@ -125,12 +131,12 @@ export async function instanceCredentials(endpoint: URL): Promise<TemporaryCrede
   if ([403, 404, 405].includes(tokenReply.status)) throw new MetadataUnavailable(`${what}: the token request got HTTP ${tokenReply.status}`);
   if (tokenReply.status !== 200) throw failure(what, tokenReply);
   const headers = { 'x-aws-ec2-metadata-token': tokenReply.body.trim() };
-  const roles = await send(at(CREDENTIALS_PATH), what, { method: 'GET', headers, timeoutMs: 5_000, retries: 2 });
+  const roles = await send(at(CREDENTIALS_PATH), what, { method: 'GET', headers, ...linkLocal(limits) });
   if (roles.status === 404) throw new MetadataUnavailable(`${what}: this instance has no IAM role`);
   if (roles.status !== 200) throw failure(what, roles);
   const role = roles.body.split('\n')[0]!.trim();
   if (role === '') throw new MetadataUnavailable(`${what}: this instance has no IAM role`);
-  const reply = await send(at(`${CREDENTIALS_PATH}${encodeURIComponent(role)}`), what, { method: 'GET', headers, timeoutMs: 5_000, retries: 2 });
+  const reply = await send(at(`${CREDENTIALS_PATH}${encodeURIComponent(role)}`), what, { method: 'GET', headers, ...linkLocal(limits) });
   if (reply.status !== 200) throw failure(what, reply);
   return parseCredentials(`${what} (role ${role})`, reply);
 }

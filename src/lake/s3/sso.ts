@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError, AuthError, NetworkError, UsageError } from '../../errors.js';
 import type { TemporaryCredentials } from './refresh.js';
-import { exchange } from './wire.js';
+import { exchange, type RemoteLimits } from './wire.js';
 
 export interface SsoSettings {
   profile: string;
@@ -22,6 +22,8 @@ export interface SsoSettings {
   /** AWS_ENDPOINT_URL_SSO (or AWS_ENDPOINT_URL), else https://portal.sso.REGION.amazonaws.com. */
   endpoint: URL;
   home: string;
+  /** --retries and --timeout: the portal is a remote service, tried as hard as the object store. */
+  limits: RemoteLimits;
 }
 
 export function ssoPortal(region: string): URL {
@@ -52,7 +54,7 @@ export async function ssoCredentials(s: SsoSettings, now: number): Promise<Tempo
   const what = `SSO GetRoleCredentials ${s.roleName} in ${s.accountId} at ${url.host}`;
   let reply;
   try {
-    reply = await exchange(url, { method: 'GET', headers: { 'x-amz-sso_bearer_token': token }, timeoutMs: 30_000, proxy: true, retries: 2 });
+    reply = await exchange(url, { method: 'GET', headers: { 'x-amz-sso_bearer_token': token }, timeoutMs: s.limits.timeoutMs, proxy: true, retries: s.limits.retries });
   } catch (err) {
     throw new NetworkError(`${what}: ${(err as Error).message}`, { cause: err });
   }

@@ -7,12 +7,14 @@
 import aws4 from 'aws4';
 import { ApiError, AuthError, NetworkError } from '../../errors.js';
 import type { S3Credentials, TemporaryCredentials } from './refresh.js';
-import { exchange, xmlValues } from './wire.js';
+import { exchange, xmlValues, type RemoteLimits } from './wire.js';
 
 export interface StsTarget {
   /** AWS_ENDPOINT_URL_STS (or AWS_ENDPOINT_URL, endpoint_url), else the region's https://sts.REGION.amazonaws.com. */
   endpoint: URL;
   region: string;
+  /** --retries and --timeout: STS is a remote service, tried as hard as the object store. */
+  limits: RemoteLimits;
 }
 
 export interface RoleRequest {
@@ -43,7 +45,7 @@ async function call(target: StsTarget, action: string, body: string, sign: S3Cre
   }
   let reply;
   try {
-    reply = await exchange(target.endpoint, { method: 'POST', headers, body, timeoutMs: 30_000, proxy: true, retries: 2 });
+    reply = await exchange(target.endpoint, { method: 'POST', headers, body, timeoutMs: target.limits.timeoutMs, proxy: true, retries: target.limits.retries });
   } catch (err) {
     throw new NetworkError(`${what}: ${(err as Error).message}`, { cause: err });
   }

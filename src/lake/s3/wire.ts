@@ -40,6 +40,19 @@ export interface ServiceReply {
   body: string;
 }
 
+/** How hard a credential exchange tries: the run's --retries and --timeout, as plain values. */
+export interface RemoteLimits {
+  retries: number;
+  timeoutMs: number;
+}
+
+/**
+ * The link-local credential endpoints (container agent, instance metadata) answer within
+ * milliseconds or are not there: a wait is never longer than this, whatever --timeout says,
+ * so a run off EC2 learns it at once, as the AWS SDKs do.
+ */
+export const LINK_LOCAL_TIMEOUT_MS = 5_000;
+
 export interface ExchangeOptions {
   method: 'GET' | 'PUT' | 'POST';
   headers?: Record<string, string>;
