@@ -14,7 +14,7 @@
  * defaults and precedence of numbers, durations, sizes and times belong to the command's
  * plan parser, which knows the zone and the other flags, and words each error as today.
  */
-import { Command, Option } from 'commander';
+import { Argument, Command, Option } from 'commander';
 import type { Context } from '../context.js';
 
 export type Kind = 'flag' | 'string' | 'int' | 'number' | 'duration' | 'size' | 'time' | 'choice' | 'list';
@@ -104,9 +104,15 @@ export interface ArgumentDecl {
   /** commander's form: `<did>`, `[ids...]`. */
   readonly spec: string;
   readonly help: string;
+  /** The words it can be, checked by commander before the command runs (and completed). */
+  readonly choices?: readonly string[];
 }
 
-export type Handler<V> = (args: string[], values: V, ctx: Context) => Promise<void>;
+/**
+ * A command's handler: its operands, its typed values, the context and, for the few that read
+ * the command tree itself (help, completion), the commander command it runs as.
+ */
+export type Handler<V> = (args: string[], values: V, ctx: Context, command: Command) => Promise<void>;
 
 export interface CommandDecl<O extends readonly AnyOption[] = readonly AnyOption[]> {
   readonly name: string;
@@ -119,6 +125,14 @@ export interface CommandDecl<O extends readonly AnyOption[] = readonly AnyOption
   readonly examples?: readonly string[];
   /** Prose printed after the examples. */
   readonly footer?: string;
+  /** Left out of help, completion and the reference: an entry point of the completion scripts. */
+  readonly hidden?: boolean;
+  /** The usage line, where commander's would mislead (map takes another command's options). */
+  readonly usage?: string;
+  /** Options it does not declare are operands too: words handed on to another command (map) or completed (__complete). */
+  readonly passThrough?: boolean;
+  /** The help of -h, --help; false: no help flag (every word is an operand). */
+  readonly helpFlag?: string | false;
   /** The module that runs the command, imported only when it runs. */
   readonly load: () => Promise<{ run: Handler<Values<O>> }>;
 }
@@ -168,19 +182,28 @@ function toOption(o: AnyOption): Option {
   return option;
 }
 
+function toArgument(a: ArgumentDecl): Argument {
+  const argument = new Argument(a.spec, a.help);
+  if (a.choices) argument.choices(a.choices);
+  return argument;
+}
+
 /** Adds the declared command under `parent`: commander objects only, the handler stays unloaded. */
 export function registerCommand(parent: Command, decl: Declared, ctx: Context): Command {
-  const cmd = parent.command(decl.name);
+  const cmd = parent.command(decl.name, { hidden: decl.hidden === true });
   for (const alias of decl.aliases ?? []) cmd.alias(alias);
   cmd.description(decl.summary);
-  for (const a of decl.args ?? []) cmd.argument(a.spec, a.help);
+  if (decl.usage !== undefined) cmd.usage(decl.usage);
+  for (const a of decl.args ?? []) cmd.addArgument(toArgument(a));
   for (const o of decl.options) cmd.addOption(toOption(o));
+  if (decl.passThrough) cmd.allowUnknownOption().allowExcessArguments();
+  if (decl.helpFlag !== undefined) cmd.helpOption(decl.helpFlag === false ? false : '-h, --help', decl.helpFlag === false ? undefined : decl.helpFlag);
   const after = `${decl.notes ?? ''}${decl.examples ? examples(decl.examples) : ''}${decl.footer ?? ''}`;
   if (after !== '') cmd.addHelpText('after', after);
   cmd.action(async () => {
     // cmd.opts() holds exactly the options declared above, as defineCommand typed them.
     const { run } = await decl.load();
-    await run(cmd.args, cmd.opts<never>(), ctx);
+    await run(cmd.args, cmd.opts<never>(), ctx, cmd);
   });
   DECLARED.set(cmd, decl);
   return cmd;

@@ -1,16 +1,17 @@
 /** `trackctl __complete -- <words…>`: one candidate a line, "value<TAB>description"; ":files" asks the shell for file names. */
-import type { Command } from 'commander';
-import type { Context } from '../../context.js';
 import { complete, type Candidate } from '../../completion/engine.js';
 import { TOPICS } from '../help/topics.js';
 import { listExtensions } from '../extension/path.js';
+import { rootOf } from '../../completion/tree.js';
+import type { Run } from '../action.js';
 
 /** Descriptions come from the service too: one line, no tabs, no control characters. */
 function oneLine(text: string): string {
   return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 
-export async function runComplete(words: readonly string[], root: Command, ctx: Context): Promise<void> {
+export const run: Run<Record<string, never>> = async (words, _opts, ctx, command) => {
+  const root = rootOf(command);
   const config = await ctx.config();
   const external = (): Candidate[] => {
     const commands = root.commands.map((c) => c.name());
@@ -39,4 +40,4 @@ export async function runComplete(words: readonly string[], root: Command, ctx: 
   const lines = candidates.map((c) => (c.description ? `${c.value}\t${oneLine(c.description)}` : c.value));
   if (result.files) lines.push(':files');
   if (lines.length > 0) await ctx.io.out(`${lines.join('\n')}\n`);
-}
+};

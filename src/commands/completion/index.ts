@@ -3,10 +3,9 @@
  * the scripts, and the hidden `__gen` hands scripts/gen.mjs the generated files.
  * Nothing here loads HTTP, keychain or sandbox code unless an id is completed.
  */
-import { Argument, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { Context } from '../../context.js';
-import { examples } from '../action.js';
-import { rootOf } from '../../completion/tree.js';
+import { defineCommand, registerCommand } from '../declare.js';
 
 const INSTALL = `
 Install:
@@ -20,34 +19,37 @@ when signed in, ids of devices, sensors, users, groups and shares from the servi
 (silently skipped when the service does not answer within 1.5 s).
 `;
 
+export const completionCommands = [
+  defineCommand({
+    name: 'completion',
+    summary: 'Print the shell completion script for bash, zsh or fish',
+    // Kept literal (= SHELLS of completion/scripts.ts) so that registering loads no script.
+    args: [{ spec: '<shell>', help: 'bash, zsh or fish', choices: ['bash', 'zsh', 'fish'] }],
+    options: [],
+    notes: INSTALL,
+    examples: ['trackctl completion bash > ~/.local/share/bash-completion/completions/trackctl', 'trackctl completion fish | source'],
+    load: () => import('./script.js'),
+  }),
+  defineCommand({
+    name: '__complete',
+    hidden: true,
+    summary: 'Print completions for the words after "--" (used by the completion scripts)',
+    args: [{ spec: '[words...]', help: '' }],
+    options: [],
+    // Every word is one to complete, a half-typed flag or -h included.
+    passThrough: true,
+    helpFlag: false,
+    load: () => import('./complete.js'),
+  }),
+  defineCommand({
+    name: '__gen',
+    hidden: true,
+    summary: 'Print the generated completion scripts and man pages as JSON (used by scripts/gen.mjs)',
+    options: [],
+    load: () => import('./gen.js'),
+  }),
+] as const;
+
 export function registerCompletion(program: Command, ctx: Context): void {
-  program
-    .command('completion')
-    .description('Print the shell completion script for bash, zsh or fish')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
-    .addHelpText('after', INSTALL + examples('trackctl completion bash > ~/.local/share/bash-completion/completions/trackctl', 'trackctl completion fish | source'))
-    .action(async (shell: 'bash' | 'zsh' | 'fish') => {
-      const { completionScript } = await import('../../completion/scripts.js');
-      await ctx.io.out(completionScript(shell));
-    });
-
-  program
-    .command('__complete', { hidden: true })
-    .description('Print completions for the words after "--" (used by the completion scripts)')
-    .argument('[words...]')
-    .helpOption(false)
-    .allowUnknownOption()
-    .allowExcessArguments()
-    .action(async (words: string[], _opts: unknown, cmd: Command) => {
-      const { runComplete } = await import('./complete.js');
-      await runComplete(words, rootOf(cmd), ctx);
-    });
-
-  program
-    .command('__gen', { hidden: true })
-    .description('Print the generated completion scripts and man pages as JSON (used by scripts/gen.mjs)')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const { runGen } = await import('./gen.js');
-      await runGen(rootOf(cmd), ctx);
-    });
+  for (const command of completionCommands) registerCommand(program, command, ctx);
 }

@@ -1,13 +1,13 @@
 /** What `trackctl help …` prints: a topic, a command's help, or a usage error with suggestions. */
-import type { Command } from 'commander';
-import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { findSubcommand, rootOf, visibleCommands } from '../../completion/tree.js';
 import { suggest } from './suggest.js';
 import { TOPICS } from './topics.js';
 import { helpWidth, wrapHelpText } from './wrap.js';
+import type { Run } from '../action.js';
 
-export async function runHelp(words: readonly string[], helpCmd: Command, ctx: Context): Promise<void> {
+/** `words`: a command path or a topic; the help command itself leads to the tree. */
+export const run: Run<Record<string, never>> = async (words, _opts, ctx, helpCmd) => {
   const root = rootOf(helpCmd);
   const topic = words.length === 1 ? TOPICS.find((t) => t.name === words[0]) : undefined;
   if (topic) {
@@ -31,4 +31,4 @@ export async function runHelp(words: readonly string[], helpCmd: Command, ctx: C
     cmd = sub;
   }
   cmd.outputHelp();
-}
+};

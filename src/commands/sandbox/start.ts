@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { IO } from '../../io/delivery/streams.js';
 import type { SandboxOptions } from '../../sandbox/index.js';
+import type { Run } from '../action.js';
 
 export interface StartOptions {
   port?: string;
@@ -107,3 +108,5 @@ export async function runStart(opts: StartOptions, ctx: StartContext, stop: Prom
   await sandbox.close();
   ctx.io.err('Sandbox stopped.');
 }
+
+export const run: Run<StartOptions> = (_args, opts, ctx) => runStart(opts, ctx);
