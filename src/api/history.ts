@@ -62,7 +62,7 @@ export interface HistoryReading {
 }
 
 export async function openHistory(api: Api, id: number, q: HistoryQuery, reading: HistoryReading = {}): Promise<HistoryReply> {
-  const res = await api.stream({ method: 'GET', path: historyPath(id, q) }).catch(async (err: unknown) => {
+  const res = await api.stream({ method: 'GET', path: historyPath(id, q), signal: reading.signal }).catch(async (err: unknown) => {
     throw err instanceof NotFoundError ? await explainUnitNotFound(api, id, err) : err;
   });
   const date = typeof res.headers.date === 'string' ? Date.parse(res.headers.date) : NaN;

@@ -20,6 +20,11 @@ export interface HttpRequest {
   path: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * open() only: abandons the request, its wait before a try as much as the try in flight
+   * (a second Ctrl-C does not wait for a reply); it rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 export interface HttpResponse {
@@ -135,7 +140,7 @@ export class HttpClient {
       this.inFlight++;
       let r: Dispatcher.ResponseData;
       try {
-        r = await request.call(dispatcher, opts);
+        r = await request.call(dispatcher, { ...opts, signal: req.signal });
       } catch (err) {
         this.inFlight--;
         throw err;
@@ -176,6 +181,7 @@ export class HttpClient {
         try {
           res = await exchange(await this.pool(), { origin: this.origin, path: this.basePath + req.path, method: req.method, headers, body: payload });
         } catch (err) {
+          if (req.signal?.aborted) throw req.signal.reason;
           const where = err instanceof CutShort ? `body of ${req.method}` : req.method;
           this.trace(`! ${where} ${url}: ${errorCode(err) ?? messageOf(err)} (${Math.round(nowMs() - started)} ms)`);
           throw networkError(url, err, attempt + 1);
@@ -187,7 +193,7 @@ export class HttpClient {
       {
         retries: this.opts.retries,
         // A failure mid-body (a truncated reply) follows the same rule: the request was sent.
-        retryError: (err) => idempotent || (err instanceof NetworkError && NEVER_SENT.has(errorCode(err.cause) ?? '')),
+        retryError: (err) => !req.signal?.aborted && (idempotent || (err instanceof NetworkError && NEVER_SENT.has(errorCode(err.cause) ?? ''))),
         retryResult: (res): Again | undefined => {
           const hinted = parseRetryAfter(res.headers['retry-after'], this.timer.now());
           // The service says when to come back: such waits pause every request of this client
@@ -205,6 +211,7 @@ export class HttpClient {
           if (ms > 0) this.trace(`  retrying in ${Math.round(ms)} ms`);
         },
         timer: this.timer,
+        signal: req.signal,
       },
     );
   }

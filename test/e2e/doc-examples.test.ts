@@ -18,7 +18,7 @@ import { startS3Server, type S3Server } from '../helpers/s3rver.js';
 /** What an example does when it is not "exit 0": the command it is, the outcome, and why. */
 interface Expectation {
   command: RegExp;
-  /** An exit code, or 'runs': a server or a follower, still running (or done, exit 0) after RUN_MS. */
+  /** An exit code, or 'runs': a server or a follower that proved it runs (or is done, exit 0); see RUN_BOUND_MS. */
   outcome: number | 'runs';
   why: string;
 }
@@ -40,8 +40,18 @@ const EXPECTED: Expectation[] = [
   { command: /^trackctl map report summary$/, outcome: 2, why: 'the README says it refuses (summary has no map)' },
 ];
 
-/** How long a command that runs until stopped is given before it is stopped. */
-const RUN_MS = 4_000;
+/**
+ * A command that runs until stopped is stopped once it proved it runs: a server once it says
+ * where it listens, a follower once the sandbox answered one of its polls. RUN_BOUND_MS only
+ * bounds one that proves nothing: still running then, it runs.
+ */
+const RUN_BOUND_MS = 60_000;
+
+/** Has the example that started when the sandbox had logged `from` requests proved it runs? */
+function provesItRuns(command: string, sandbox: Harness['sandbox'], from: number): (stderr: string) => boolean {
+  if (/^trackctl sandbox start\b/.test(command)) return (stderr) => /Sandbox listening on /.test(stderr);
+  return () => sandbox.requests.slice(from).some((r) => r.path.includes('/reports/history/') && r.status >= 200 && r.status < 300);
+}
 
 /** Does a Markdown text hold a `trackctl …` line inside a shell block (```sh or a bare ```)? */
 function hasShellExample(text: string): boolean {
@@ -85,8 +95,11 @@ function fixtures(dir: string): void {
   mkdirSync(join(dir, 'var', 'lib'), { recursive: true });
 }
 
-/** Runs one command in bash, in `dir`, with trackctl on PATH; stdin is empty (no terminal). */
-function runExample(command: string, dir: string, env: Record<string, string>, runs: boolean): Promise<Outcome> {
+/**
+ * Runs one command in bash, in `dir`, with trackctl on PATH; stdin is empty (no terminal).
+ * `runs`: the command runs until stopped, and is stopped (SIGTERM) once `runs` says it proved it.
+ */
+function runExample(command: string, dir: string, env: Record<string, string>, runs?: (stderr: string) => boolean): Promise<Outcome> {
   // Where an example reads a password on stdin, the reader pipes it in: the demo account's.
   const input = /--password-stdin/.test(command) && !/</.test(command) ? 'demo\n' : '';
   return new Promise((resolve, reject) => {
@@ -97,16 +110,17 @@ function runExample(command: string, dir: string, env: Record<string, string>, r
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     let stopped = false;
-    const timer = setTimeout(
-      () => {
-        stopped = true;
-        process.kill(-child.pid!, 'SIGTERM');
-      },
-      runs ? RUN_MS : 120_000,
-    );
+    const stop = (): void => {
+      if (stopped) return;
+      stopped = true;
+      process.kill(-child.pid!, 'SIGTERM');
+    };
+    const timer = setTimeout(stop, runs ? RUN_BOUND_MS : 120_000);
+    const proof = runs ? setInterval(() => runs(stderr) && stop(), 25) : undefined;
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearInterval(proof);
       resolve({ code: stopped && runs ? 'runs' : (code ?? 1), stderr });
     });
   });
@@ -167,7 +181,8 @@ describe('every example a reader is shown runs as written', { concurrency: 3 }, 
         for (const example of examples) {
           for (const command of example.commands) {
             const expected = expectationFor(command);
-            const run = (): Promise<Outcome> => runExample(command, dir, env, expected?.outcome === 'runs');
+            const run = (): Promise<Outcome> =>
+              runExample(command, dir, env, expected?.outcome === 'runs' ? provesItRuns(command, h!.sandbox, h!.sandbox.requests.length) : undefined);
             let outcome: Outcome;
             if (/--port \d/.test(command)) {
               const turn = portTaken.then(run);

@@ -18,7 +18,7 @@ test('report pages and capped event markers in Chromium', { timeout: 240_000 }, 
       const args = ['--group', '101', '--from', '1d'];
       const r = await h.run(['report', 'stops', ...args, '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
-      const stops = JSON.parse((await h.run(['report', 'stops', ...args, '-o', 'json'])).stdout) as Array<{ did: number }>;
+      const stops = JSON.parse((await h.runIn(['report', 'stops', ...args, '-o', 'json'])).stdout) as Array<{ did: number }>;
       const units = new Set(stops.map((s) => s.did));
       assert.ok(stops.length > 3 && units.size > 1, 'several units stopped');
       const file = join(dir, 'report-stops.html');

@@ -65,7 +65,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
     await t.test('history of one unit, from the real binary (-o html)', async () => {
       const r = await h.run(['history', '2004', '--from', ago(2 * DAY), '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
-      const reports = parseNdjson((await h.run(['history', '2004', '--from', ago(2 * DAY), '-o', 'ndjson'])).stdout);
+      const reports = parseNdjson((await h.runIn(['history', '2004', '--from', ago(2 * DAY), '-o', 'ndjson'])).stdout);
       const file = join(dir, 'one.html');
       writeFileSync(file, r.stdout);
       const d = await openMap(browser, file, 'map-history-one-unit');
@@ -83,7 +83,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       // The real binary's merged stream of two units, as drawn and as ndjson.
       const r = await h.run(['history', '2004', '2005', '--from', ago(DAY), '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
-      const merged = parseNdjson((await h.run(['history', '2004', '2005', '--from', ago(DAY), '-o', 'ndjson'])).stdout);
+      const merged = parseNdjson((await h.runIn(['history', '2004', '2005', '--from', ago(DAY), '-o', 'ndjson'])).stdout);
       assert.ok(merged.filter((f) => f.properties.did === 2004).length > 10 && merged.filter((f) => f.properties.did === 2005).length > 10);
       const file = join(dir, 'history.html');
       writeFileSync(file, r.stdout);
@@ -122,7 +122,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       const r = await h.run(['units', '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stderr, '', 'nothing on stderr when piped');
-      const units = JSON.parse((await h.run(['units', '-o', 'json'])).stdout) as Array<Record<string, unknown>>;
+      const units = JSON.parse((await h.runIn(['units', '-o', 'json'])).stdout) as Array<Record<string, unknown>>;
       const placed = units.filter((u) => typeof u.did === 'number' && typeof u.lastValidLatitude === 'number' && !(u.lastValidLatitude === 0 && u.lastValidLongitude === 0));
       const file = join(dir, 'units.html');
       writeFileSync(file, r.stdout);
@@ -186,7 +186,10 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
         for (let k = 0; k < 8; k++) {
           const ms = base + k * 3 * HOUR * 1000;
           h.sandbox.setNow(ms);
-          const records = await h.json<UnitRecord[]>(['units', '-o', 'json']);
+          // The page is built here from the fleet's records: the records need no process of their own.
+          const listed = await h.runIn(['units', '-o', 'json']);
+          assert.equal(listed.code, 0, listed.stderr);
+          const records = JSON.parse(listed.stdout) as UnitRecord[];
           const file = join(dir, `units-${k}.html`);
           writeFileSync(file, [...buildUnitsPage(records, { nowMs: ms, staleS: DAY, zone: 'UTC' })].join(''));
           const d = await openMap(browser, file, `map-units-${k}`);
@@ -206,7 +209,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
 
     await t.test('text from the service stays text (a unit named like markup)', async () => {
       const evil = '<img src=x onerror="document.body.dataset.pwned=1"></script><b>Van';
-      const renamed = await h.run(['devices', 'update', '2006', '--name', evil]);
+      const renamed = await h.runIn(['devices', 'update', '2006', '--name', evil]);
       assert.equal(renamed.code, 0, renamed.stderr);
       const r = await h.run(['units', '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
@@ -224,8 +227,8 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       const args = ['--group', '101', '--from', ago(DAY)];
       const r = await h.run(['report', 'trips', ...args, '-o', 'html']);
       assert.equal(r.code, 0, r.stderr);
-      const trips = JSON.parse((await h.run(['report', 'trips', ...args, '-o', 'json'])).stdout) as unknown[];
-      const stops = JSON.parse((await h.run(['report', 'stops', ...args, '-o', 'json'])).stdout) as unknown[];
+      const trips = JSON.parse((await h.runIn(['report', 'trips', ...args, '-o', 'json'])).stdout) as unknown[];
+      const stops = JSON.parse((await h.runIn(['report', 'stops', ...args, '-o', 'json'])).stdout) as unknown[];
       assert.ok(trips.length > 3 && stops.length > 3, 'the sandbox fleet drove');
       const file = join(dir, 'report-trips.html');
       writeFileSync(file, r.stdout);

@@ -58,6 +58,8 @@ const STALE = '2h';
 const LOW = 50;
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** The exit code, or -1 after `ms`: a bound whose timer (unreferenced) does not keep the file's process alive once the tests are done. */
+const exitWithin = (exit: Promise<number>, ms: number): Promise<number> => Promise.race([exit, new Promise<number>((r) => setTimeout(() => r(-1), ms).unref())]);
 
 
 function rounds(ck: string): number {
@@ -186,6 +188,57 @@ describe('watch', () => {
     assert.deepEqual(complete('watch', '--category', ''), ['device', 'sensor', 'trackedUser']);
     assert.deepEqual(complete('watch', '--geofence', ''), [':files']);
     assert.deepEqual(complete('watch', '--checkpoint', ''), [':files']);
+  });
+
+  // Early in the file: the polls it holds are answered 20 s later, while the tests after it
+  // run, rather than keeping the file's process alive at its end.
+  test('piped without -o: NDJSON; a second Ctrl-C exits 130', async () => {
+    const out = join(h.dir, 'twice.ndjson');
+    const faults = (spec: string): Promise<Response> =>
+      fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec }) });
+    const polled = async (why: string, end: number): Promise<void> => {
+      while (!h.sent().some((r) => r.includes('/reports/history/'))) {
+        if (Date.now() > end) throw new Error(`${why}: ${twice.err()}`);
+        await sleep(20);
+      }
+    };
+    h.sandbox.clearRequests();
+    const twice = spawnTo(h, ['watch', ...ids, '--interval', '1s'], out);
+    try {
+      const end = Date.now() + 60_000;
+      // The start (sign-in, selection, /all-units/) and the first poll go at full speed; only the
+      // polls after it are held: the sandbox logs a request and draws its fault in one step, so
+      // every poll logged after the spec was set and the log cleared takes 20 s (longer than any
+      // delay of a loaded machine), and a Ctrl-C then finds one in flight.
+      await polled('no poll', end);
+      assert.equal((await faults('latency=20s')).status, 200);
+      h.sandbox.clearRequests();
+      await polled('no poll after the latency was set', end);
+      twice.kill('SIGINT');
+      // Two signals sent close together can arrive as one on a busy machine: the second goes
+      // only once the first was taken (its message is on stderr).
+      while (!/Stopping after the request in flight/.test(twice.err())) {
+        if (Date.now() > end) throw new Error(`the first Ctrl-C was not taken: ${twice.err()}`);
+        await sleep(20);
+      }
+      twice.kill('SIGINT');
+      assert.equal(await twice.exit, 130, twice.err());
+      // "Ctrl-C again to quit at once": the held polls are abandoned, not waited for (their
+      // replies are 20 s away; the sandbox sets a request's status when it answers).
+      const held = h.sandbox.requests.filter((r) => r.path.includes('/reports/history/'));
+      assert.ok(held.length > 0 && held.every((r) => r.status === 0), `the process ended before the replies: ${JSON.stringify(held)}`);
+    } finally {
+      twice.kill('SIGKILL');
+      await faults('');
+    }
+    const ck = join(h.dir, 'plain.ckpt');
+    const run = spawnTo(h, ['watch', ...ids, '--interval', '1s', '--checkpoint', ck], join(h.dir, 'plain.ndjson'));
+    await untilRounds(ck, 1, run);
+    run.kill('SIGINT');
+    assert.equal(await run.exit, 0, run.err());
+    const got = lines(readFileSync(join(h.dir, 'plain.ndjson'), 'utf8'));
+    for (const l of got) assert.ok(typeof (JSON.parse(l) as Event).event === 'string');
+    assert.ok(existsSync(ck));
   });
 
   test('the event stream matches the history, and Ctrl-C and a restart with --checkpoint write each event once', async (t) => {
@@ -370,7 +423,7 @@ describe('watch', () => {
         await sleep(50);
       }
       clock = T1 * 1000; // new reports: the next write meets the closed pipe
-      const code = await Promise.race([exit, sleep(30_000).then(() => -1)]);
+      const code = await exitWithin(exit, 30_000);
       assert.equal(code, 0, `the pipeline ended: ${err.split("\n").filter((l) => !l.startsWith(">") && !l.startsWith("< {")).slice(-40).join("\n")}`);
     } finally {
       try {
@@ -397,7 +450,7 @@ describe('watch', () => {
       clock = T2 * 1000; // the next round brings every report of the window: more than head reads
       assert.equal(await first.headExit, 0);
       clock = (T2 + HOUR) * 1000; // new reports: the next write meets the closed pipe
-      const code = await Promise.race([first.exit, sleep(60_000).then(() => -1)]);
+      const code = await exitWithin(first.exit, 60_000);
       assert.equal(code, 141, `the watch fails quietly, as one killed by SIGPIPE: ${first.err()}`);
       assert.doesNotMatch(first.err(), /error|EPIPE/);
       assert.equal(lines(first.out()).length, 20);
@@ -505,40 +558,5 @@ describe('watch', () => {
     assert.match(run.err(), /terminated/i);
     assert.doesNotMatch(run.err(), /Ctrl-C again/);
     assert.equal(existsSync(`${ck}.lock`), false, 'the lock is released');
-  });
-
-  test('piped without -o: NDJSON; a second Ctrl-C exits 130', async () => {
-    const out = join(h.dir, 'twice.ndjson');
-    const res = await fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: 'latency=20s' }) });
-    assert.equal(res.status, 200);
-    try {
-      h.sandbox.clearRequests();
-      const run = spawnTo(h, ['watch', ...ids, '--interval', '1s'], out);
-      // The first round's polls are in flight (each takes 20 s: longer than any delay of a loaded machine).
-      const end = Date.now() + 30_000;
-      while (!h.sent().some((r) => r.includes('/reports/history/'))) {
-        if (Date.now() > end) throw new Error(`no poll: ${run.err()}`);
-        await sleep(20);
-      }
-      run.kill('SIGINT');
-      // Two signals sent close together can arrive as one on a busy machine: the second goes
-      // only once the first was taken (its message is on stderr).
-      while (!/Stopping after the request in flight/.test(run.err())) {
-        if (Date.now() > end) throw new Error(`the first Ctrl-C was not taken: ${run.err()}`);
-        await sleep(20);
-      }
-      run.kill('SIGINT');
-      assert.equal(await run.exit, 130, run.err());
-    } finally {
-      await fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec: '' }) });
-    }
-    const ck = join(h.dir, 'plain.ckpt');
-    const run = spawnTo(h, ['watch', ...ids, '--interval', '1s', '--checkpoint', ck], join(h.dir, 'plain.ndjson'));
-    await untilRounds(ck, 1, run);
-    run.kill('SIGINT');
-    assert.equal(await run.exit, 0, run.err());
-    const got = lines(readFileSync(join(h.dir, 'plain.ndjson'), 'utf8'));
-    for (const l of got) assert.ok(typeof (JSON.parse(l) as Event).event === 'string');
-    assert.ok(existsSync(ck));
   });
 });
