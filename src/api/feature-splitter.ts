@@ -5,7 +5,7 @@
  * path); each becomes a Report (report-item.ts).
  */
 import { ApiError } from '../errors.js';
-import { clean, matchFeature } from './feature-match.js';
+import { clean, FeatureCheck, matchFeature } from './feature-match.js';
 import { excerpt } from './reply.js';
 import { PointReader } from './report-point.js';
 import { Report } from './report-item.js';
@@ -51,6 +51,7 @@ export class FeatureSplitter {
 
   /** Reads each report's point in place of the checking expression (see report-point.ts). */
   private readonly points: PointReader | undefined;
+  private readonly check = new FeatureCheck();
 
   constructor(
     private readonly status: number,
@@ -118,7 +119,7 @@ export class FeatureSplitter {
             if (point) end = this.points.end;
           } else {
             latin1 ??= chunk.toString('latin1');
-            end = matchFeature(latin1, i);
+            end = this.check.end(latin1, i);
           }
           if (end > 0) {
             out.push(new Report(chunk, i, end, this.verbatim, true, this.status, point));
