@@ -5,7 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough, Readable } from 'node:stream';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { FeatureSplitter, openHistory, Report, reportBytes, type HistoryItem } from '../../src/api/history.js';
 import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
@@ -17,6 +20,8 @@ import type { IO } from '../../src/io/delivery/streams.js';
 import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
 import { FeatureCheck, featureShape, matchFeature } from '../../src/api/feature-match.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { ioWithStdout } from '../../src/io/delivery/output-file.js';
+import { fileIO } from '../../src/io/delivery/outdir.js';
 
 const bench =
   '{"type":"Feature","properties":{"aid":1001,"did":900000001,"name":"Bench unit","availability":"available","lat":39.7,"lng":-104.9,"alt":1600,' +
@@ -409,4 +414,39 @@ test('shape check: the service\'s features have a shape, which takes them and no
   }
   shape.lastIndex = 0;
   assert.ok(shape.test(bench) && shape.lastIndex === bench.length, 'the bench feature matches its shape');
+});
+
+test('ndjson into --output-file and --out-dir files: the bytes as sent, the same bytes as the text path', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'trackctl-bytes-'));
+  try {
+    // Reports that can be written as sent (UTF-8, no line break): reports that cannot are covered above.
+    const raw = body([bench, fast[1] as string, bench, fast[6] as string, bench]);
+    const s = new FeatureSplitter(200);
+    const batches = cutAt(raw, [300, 700]).map((c) => s.cut(c)).filter((b) => b.length > 0);
+    s.end();
+    const want = await write('ndjson', batches, false);
+    const base = bytesIO(false);
+    // What each file IO is handed: Buffers only, no report text made along the way.
+    const outputFile = new PassThrough({ decodeStrings: false });
+    const written: unknown[] = [];
+    outputFile.on('data', (d: unknown) => written.push(d));
+    const file = fileIO(join(dir, 'unit.ndjson'));
+    const kinds: string[] = [];
+    const fileStream = file.io.stdout as Writable;
+    const fileWrite = fileStream.write.bind(fileStream) as (chunk: unknown, cb?: () => void) => boolean;
+    fileStream.write = ((chunk: unknown, cb?: () => void) => (kinds.push(chunk === '' ? 'flush' : typeof chunk), fileWrite(chunk, cb))) as typeof fileStream.write;
+    for (const io of [ioWithStdout(base, outputFile), file.io]) {
+      const out: OutputOptions = { io, format: 'table', header: true, color: false, tty: false, now: () => 0, timeZone: 'UTC' };
+      const sink = openHistorySink({ format: 'ndjson', out, title: 'Unit 1', columns: CSV_COLUMNS, flat: flatReport });
+      for (const batch of batches) await sink.write(batch);
+      await sink.end();
+    }
+    await file.close();
+    assert.deepEqual(Buffer.concat(written.map((d) => (typeof d === 'string' ? Buffer.from(d) : (d as Buffer)))), want);
+    assert.ok(written.filter((d) => typeof d === 'string').every((d) => d === ''), 'the reports reach the --output-file stream as bytes');
+    assert.deepEqual(await readFile(join(dir, 'unit.ndjson')), want);
+    assert.ok(kinds.length > 0 && kinds.every((k) => k !== 'string'), `the reports reach the --out-dir file as bytes: ${kinds.join(' ')}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
