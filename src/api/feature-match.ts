@@ -48,6 +48,8 @@ const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const SHAPE_DEPTH = 4;
 /** A shape that missed this many features since it was learnt is learnt again, from the next one that has none. */
 const RELEARN_AFTER = 64;
+/** Shapes replaced before they took RELEARN_AFTER features: after this many, the reply has none worth learning. */
+const MAX_FUTILE = 4;
 const NUMBER_FIRST = `(?:${NUMBER}|${STRING}|true|false|null)`;
 const ANY_SCALAR = `(?:${SCALAR})`;
 
@@ -74,6 +76,8 @@ function shapeSource(value: unknown, depth: number): string | undefined {
 /** Compiled shapes, by source: the units of a fleet mostly share a few. */
 const shapes = new Map<string, RegExp>();
 const MAX_SHAPES = 32;
+/** Expressions compiled so far (a test's measure of the learning's cost). */
+export let shapesCompiled = 0;
 
 /** The shape of the checked feature at `at`…`end` in `text`, as a sticky expression; undefined when it has none. */
 export function featureShape(text: string, at: number, end: number): RegExp | undefined {
@@ -91,6 +95,7 @@ export function featureShape(text: string, at: number, end: number): RegExp | un
   if (re === undefined) {
     if (shapes.size >= MAX_SHAPES) shapes.delete(shapes.keys().next().value as string);
     shapes.set(source, (re = new RegExp(source, 'y')));
+    shapesCompiled++;
   }
   return re;
 }
@@ -106,18 +111,31 @@ export function featureShape(text: string, at: number, end: number): RegExp | un
 export class FeatureCheck {
   private shape: RegExp | undefined;
   private untilLearn = 0;
+  /** Features the shape took since it was learnt. */
+  private hits = 0;
+  /** Shapes replaced before they paid for their learning: a reply whose features keep changing shape stops learning. */
+  private futile = 0;
 
   /** The end of the checked feature that begins at `at` in `text`, or -1 (as matchFeature). */
   end(text: string, at: number): number {
     const shape = this.shape;
     if (shape !== undefined) {
       const end = run(shape, text, at);
-      if (end >= 0) return end;
+      if (end >= 0) {
+        this.hits++;
+        return end;
+      }
     }
     const end = matchFeature(text, at);
     if (end >= 0 && --this.untilLearn <= 0) {
-      this.shape = featureShape(text, at, end);
-      this.untilLearn = RELEARN_AFTER;
+      if (this.hits < RELEARN_AFTER && ++this.futile > MAX_FUTILE) {
+        this.shape = undefined;
+        this.untilLearn = Infinity;
+      } else {
+        this.shape = featureShape(text, at, end);
+        this.untilLearn = RELEARN_AFTER;
+      }
+      this.hits = 0;
     }
     return end;
   }

@@ -18,7 +18,7 @@ import { openHistorySink, featureLine } from '../../src/io/pages/geo/sink.js';
 import type { OutputOptions } from '../../src/io/formats/output.js';
 import type { IO } from '../../src/io/delivery/streams.js';
 import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
-import { FeatureCheck, featureShape, matchFeature } from '../../src/api/feature-match.js';
+import { FeatureCheck, featureShape, matchFeature, shapesCompiled } from '../../src/api/feature-match.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
 import { ioWithStdout } from '../../src/io/delivery/output-file.js';
 import { fileIO } from '../../src/io/delivery/outdir.js';
@@ -449,4 +449,14 @@ test('ndjson into --output-file and --out-dir files: the bytes as sent, the same
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('shape check: a reply whose features keep changing shape stops learning shapes (no expression compiled per few reports)', () => {
+  const check = new FeatureCheck();
+  const before = shapesCompiled;
+  for (let k = 0; k < 5000; k++) {
+    const text = `{"type":"Feature","properties":{"m${k}":${k}},"geometry":null}`;
+    assert.equal(check.end(text, 0), text.length);
+  }
+  assert.ok(shapesCompiled - before <= 8, `${shapesCompiled - before} expressions compiled for 5000 features of 5000 shapes`);
 });
