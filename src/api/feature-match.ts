@@ -128,7 +128,7 @@ export class FeatureCheck {
     }
     const end = matchFeature(text, at);
     if (end >= 0 && --this.untilLearn <= 0) {
-      if (this.hits < RELEARN_AFTER && ++this.futile > MAX_FUTILE) {
+      if (this.shape !== undefined && this.hits < RELEARN_AFTER && ++this.futile > MAX_FUTILE) {
         this.shape = undefined;
         this.untilLearn = Infinity;
       } else {

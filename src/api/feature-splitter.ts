@@ -26,8 +26,9 @@ const isScalar = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x61 
  * It tracks string/escape state and bracket depth and cuts out each feature's bytes.
  * A chunk boundary may fall anywhere (inside a string, an escape or a multi-byte
  * character): text is decoded only from a whole feature. Where a feature begins, the
- * fast path (matchFeature) tries to check and cut it out at once; otherwise it is scanned
- * byte by byte here and validated by JSON.parse afterwards. The envelope is validated here.
+ * fast path (FeatureCheck: the reply's usual shape, else matchFeature) tries to check and cut
+ * it out at once; otherwise it is scanned byte by byte here and validated by JSON.parse
+ * afterwards. The envelope is validated here.
  */
 export class FeatureSplitter {
   /** Body bytes and features seen so far (for messages). */
