@@ -4,14 +4,17 @@
 // (parquet's throughput over ndjson's) and their median against the goal (0.8x), with the best
 // wall time, reports/s, output MB and the highest peak RSS of each; with python3 + pyarrow,
 // checks the Parquet file's row count and row groups. Not part of npm test.
+// With --baseline GIT-REF, a build of that ref runs both formats in every pair too (before this
+// tree's runs in one pair, after them in the next), and each format's CPU seconds of this tree over
+// the baseline's are printed (median of the pairs): on a loaded machine, the figure to compare builds by.
 // Needs: npm run build (dist/sandbox.js); GNU time (/usr/bin/time) for peak RSS.
-// Usage: node bench/parquet.mjs [--pairs N] [sizes...]   e.g. node bench/parquet.mjs --pairs 5 1000000
+// Usage: node bench/parquet.mjs [--pairs N] [--baseline GIT-REF] [sizes...]   e.g. node bench/parquet.mjs --pairs 5 1000000
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cliLogin, measure } from './lib.mjs';
+import { buildRef, cliLogin, measure } from './lib.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { startSandbox, BENCH_UNIT_ID } = await import(join(root, 'dist/sandbox.js'));
@@ -20,6 +23,8 @@ const argv = process.argv.slice(2);
 const pairsAt = argv.indexOf('--pairs');
 const PAIRS = pairsAt >= 0 ? Number(argv.splice(pairsAt, 2)[1]) : 3;
 if (!(Number.isInteger(PAIRS) && PAIRS > 0)) throw new Error('--pairs takes a positive whole number');
+const baselineAt = argv.indexOf('--baseline');
+const BASELINE = baselineAt >= 0 ? argv.splice(baselineAt, 2)[1] : undefined;
 const sizes = argv.map(Number).filter((n) => n > 0);
 const SIZES = sizes.length > 0 ? sizes : [100_000, 1_000_000];
 /** Parquet's throughput over NDJSON's, the issue's goal (issue 32). */
@@ -38,6 +43,8 @@ const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
+const work = mkdtempSync(join(tmpdir(), 'trackctl-bench-build-'));
+const baseline = BASELINE === undefined ? undefined : buildRef(root, BASELINE, join(work, 'baseline'));
 for (const n of SIZES) {
   const sandbox = await startSandbox({ port: 0, benchReports: n, quiet: true });
   const dir = mkdtempSync(join(tmpdir(), 'trackctl-bench-'));
@@ -52,7 +59,16 @@ for (const n of SIZES) {
     const run = {};
     const ratios = [];
     const cpuRatios = [];
+    const againstBaseline = { ndjson: [], parquet: [] };
+    /** The baseline's two runs in this pair: CPU seconds by format. */
+    const runBaseline = async () => {
+      const cpu = {};
+      for (const format of ['ndjson', 'parquet']) cpu[format] = (await measure(`"${process.execPath}" "${baseline.bin}" history ${BENCH_UNIT_ID} --all -o ${format} > "${join(dir, `base.${format}`)}"`, env)).cpu;
+      return cpu;
+    };
     for (let pair = 0; pair < PAIRS; pair++) {
+      // The baseline runs before this tree's runs in one pair and after them in the next.
+      const baseFirst = baseline && pair % 2 === 0 ? await runBaseline() : undefined;
       // The order alternates, so that neither format always runs on a machine the other warmed (or loaded).
       const order = pair % 2 === 0 ? ['ndjson', 'parquet'] : ['parquet', 'ndjson'];
       const seconds = {};
@@ -68,6 +84,8 @@ for (const n of SIZES) {
           rssMB: Math.max(best?.rssMB ?? 0, r.rssMB ?? 0) || undefined,
         };
       }
+      const baseCpu = baseFirst ?? (baseline ? await runBaseline() : undefined);
+      for (const format of ['ndjson', 'parquet']) if (baseCpu?.[format] !== undefined && cpu[format] !== undefined) againstBaseline[format].push(cpu[format] / baseCpu[format]);
       ratios.push(seconds.ndjson / seconds.parquet);
       if (cpu.ndjson !== undefined && cpu.parquet !== undefined) cpuRatios.push(cpu.ndjson / cpu.parquet);
       const cpuText = cpu.ndjson === undefined ? '' : ` (CPU ${fmt(cpu.ndjson, 2)} s, ${fmt(cpu.parquet, 2)} s)`;
@@ -79,9 +97,11 @@ for (const n of SIZES) {
     const ratio = median(ratios);
     // On a loaded machine the CPU each run took says more than its wall time (the sandbox, in this process, serves both alike).
     if (cpuRatios.length > 0) console.log(`  parquet/ndjson by CPU time: ${fmt(median(cpuRatios), 2)}x (median of ${cpuRatios.length})`);
+    for (const [format, rs] of Object.entries(againstBaseline)) if (rs.length > 0) console.log(`  -o ${format}: this tree's CPU over baseline ${BASELINE}'s: ${fmt(median(rs), 2)}x (median of ${rs.length} pairs)`);
     console.log(`  parquet/ndjson: ${fmt(ratio, 2)}x the throughput (median of ${PAIRS} paired runs; goal >= ${GOAL}x: ${ratio >= GOAL ? 'met' : 'NOT met'}), ${fmt((100 * run.parquet.bytes) / run.ndjson.bytes, 1)}% of the bytes; ${pyarrowCheck(run.parquet.file)}`);
   } finally {
     await sandbox.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
+rmSync(work, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  * path); each becomes a Report (report-item.ts).
  */
 import { ApiError } from '../errors.js';
-import { clean, matchFeature } from './feature-match.js';
+import { clean, FeatureCheck, matchFeature } from './feature-match.js';
 import { excerpt } from './reply.js';
 import { PointReader } from './report-point.js';
 import { Report } from './report-item.js';
@@ -26,8 +26,9 @@ const isScalar = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x61 
  * It tracks string/escape state and bracket depth and cuts out each feature's bytes.
  * A chunk boundary may fall anywhere (inside a string, an escape or a multi-byte
  * character): text is decoded only from a whole feature. Where a feature begins, the
- * fast path (matchFeature) tries to check and cut it out at once; otherwise it is scanned
- * byte by byte here and validated by JSON.parse afterwards. The envelope is validated here.
+ * fast path (FeatureCheck: the reply's usual shape, else matchFeature) tries to check and cut
+ * it out at once; otherwise it is scanned byte by byte here and validated by JSON.parse
+ * afterwards. The envelope is validated here.
  */
 export class FeatureSplitter {
   /** Body bytes and features seen so far (for messages). */
@@ -51,6 +52,7 @@ export class FeatureSplitter {
 
   /** Reads each report's point in place of the checking expression (see report-point.ts). */
   private readonly points: PointReader | undefined;
+  private readonly check = new FeatureCheck();
 
   constructor(
     private readonly status: number,
@@ -118,7 +120,7 @@ export class FeatureSplitter {
             if (point) end = this.points.end;
           } else {
             latin1 ??= chunk.toString('latin1');
-            end = matchFeature(latin1, i);
+            end = this.check.end(latin1, i);
           }
           if (end > 0) {
             out.push(new Report(chunk, i, end, this.verbatim, true, this.status, point));

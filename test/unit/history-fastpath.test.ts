@@ -5,7 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough, Readable } from 'node:stream';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { FeatureSplitter, openHistory, Report, reportBytes, type HistoryItem } from '../../src/api/history.js';
 import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
@@ -15,6 +18,10 @@ import { openHistorySink, featureLine } from '../../src/io/pages/geo/sink.js';
 import type { OutputOptions } from '../../src/io/formats/output.js';
 import type { IO } from '../../src/io/delivery/streams.js';
 import { CSV_COLUMNS, flatReport } from '../../src/commands/history/columns.js';
+import { FeatureCheck, featureShape, matchFeature, shapesCompiled } from '../../src/api/feature-match.js';
+import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { ioWithStdout } from '../../src/io/delivery/output-file.js';
+import { fileIO } from '../../src/io/delivery/outdir.js';
 
 const bench =
   '{"type":"Feature","properties":{"aid":1001,"did":900000001,"name":"Bench unit","availability":"available","lat":39.7,"lng":-104.9,"alt":1600,' +
@@ -343,4 +350,113 @@ test('openHistory: chunks that are already there when a batch is cut join it (on
   const sizes: number[] = [];
   for await (const batch of reply.batches) sizes.push(batch.length);
   assert.deepEqual(sizes, [3]);
+});
+
+/**
+ * The shape check (FeatureCheck): an expression spelling out the member names of a feature seen
+ * before. It must take exactly what the general expression takes, wherever the features differ
+ * from the shape it learnt, and take the service's plain features itself.
+ */
+const SHAPE_NUMBERS = ['0', '-0', '7', '-12', '39.7', '42.5', '1e2', '2.5E+3', '1795292015', '0.5'];
+const SHAPE_STRINGS = ['""', '"gps"', '"Bench unit"', '"Crème 日本 🚗"', '"quote \\" and \\\\ back"', '"\\u00e9"', '"\\/\\b\\f\\n\\r\\t"', '"\u007f del"'];
+const shapeJson = messyJson({ numbers: SHAPE_NUMBERS, strings: SHAPE_STRINGS, names: ['a', 'b', 'type', 'coordinates', 'properties', '__proto__', 'é', 'x y'], bare: 0.9, flatFrom: 2, members: 3 });
+/** Bytes that break a feature, or change its shape, where they stand in for one. */
+const SPOILERS = ['"', '\\', ',', '}', ']', '{', '[', ':', '0', '.', 'e', '-', ' ', '\n', '\u0001', 'é', 'x', 'n'];
+
+function shapedFeature(r: Random): string {
+  const names = ['aid', 'did', 'name', 'lat', 'lng', 'temperature', 'extra'].filter((n) => n !== 'extra' || r.chance(0.1));
+  const props = `{${names.map((n) => `"${n}":${r.chance(0.15) ? shapeJson.value(r, 1) : r.pick([...SHAPE_NUMBERS, ...SHAPE_STRINGS, 'null', 'true'])}`).join(',')}}`;
+  const geometry = r.chance(0.1) ? 'null' : `{"type":"Point","coordinates":[${r.pick(SHAPE_NUMBERS)},${r.pick(SHAPE_NUMBERS)}${r.chance(0.1) ? ',1600' : ''}]}`;
+  return `{"type":"Feature","properties":${props},"geometry":${geometry}}`;
+}
+
+function spoiled(r: Random, text: string): string {
+  if (!r.chance(0.4)) return text;
+  const at = r.int(text.length);
+  return `${text.slice(0, at)}${r.pick(SPOILERS)}${text.slice(at + (r.chance(0.5) ? 1 : 0))}`;
+}
+
+test('shape check: the same ends as the general expression on messy features that share, break and change a shape', () => {
+  for (let seed = 1; seed <= 40; seed++) {
+    const r = seeded(seed);
+    const check = new FeatureCheck();
+    let last: RegExp | undefined;
+    let shaped = 0;
+    for (let k = 0; k < 300; k++) {
+      const text = spoiled(r, shapedFeature(r));
+      const padded = `[${text},${text}`; // the feature in the middle of a chunk, with bytes after it
+      const want = matchFeature(padded, 1);
+      assert.equal(check.end(padded, 1), want, `seed ${seed} #${k}: ${text}`);
+      if (want > 0) assert.doesNotThrow(() => JSON.parse(padded.slice(1, want)), text);
+      // The shape of an earlier feature: whatever it takes, the general expression takes too, to the same end.
+      if (last) {
+        last.lastIndex = 1;
+        if (last.test(padded)) {
+          shaped++;
+          assert.equal(last.lastIndex, want, `seed ${seed} #${k}: ${text} in the shape ${last.source}`);
+        }
+      }
+      if (want > 0) last = featureShape(padded, 1, want) ?? last;
+    }
+    assert.ok(shaped > 30, `seed ${seed}: features took an earlier one's shape (${shaped})`);
+  }
+});
+
+test('shape check: the service\'s features have a shape, which takes them and no feature the general expression refuses', () => {
+  const shape = featureShape(bench, 0, bench.length);
+  assert.ok(shape, 'the bench feature has a shape');
+  const r = seeded(99);
+  for (let k = 0; k < 3000; k++) {
+    const text = spoiled(r, bench);
+    shape.lastIndex = 0;
+    const end: number = shape.test(text) ? shape.lastIndex : -1;
+    if (end > 0) assert.equal(matchFeature(text, 0), end, text);
+  }
+  shape.lastIndex = 0;
+  assert.ok(shape.test(bench) && shape.lastIndex === bench.length, 'the bench feature matches its shape');
+});
+
+test('ndjson into --output-file and --out-dir files: the bytes as sent, the same bytes as the text path', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'trackctl-bytes-'));
+  try {
+    // Reports that can be written as sent (UTF-8, no line break): reports that cannot are covered above.
+    const raw = body([bench, fast[1] as string, bench, fast[6] as string, bench]);
+    const s = new FeatureSplitter(200);
+    const batches = cutAt(raw, [300, 700]).map((c) => s.cut(c)).filter((b) => b.length > 0);
+    s.end();
+    const want = await write('ndjson', batches, false);
+    const base = bytesIO(false);
+    // What each file IO is handed: Buffers only, no report text made along the way.
+    const outputFile = new PassThrough({ decodeStrings: false });
+    const written: unknown[] = [];
+    outputFile.on('data', (d: unknown) => written.push(d));
+    const file = fileIO(join(dir, 'unit.ndjson'));
+    const kinds: string[] = [];
+    const fileStream = file.io.stdout as Writable;
+    const fileWrite = fileStream.write.bind(fileStream) as (chunk: unknown, cb?: () => void) => boolean;
+    fileStream.write = ((chunk: unknown, cb?: () => void) => (kinds.push(chunk === '' ? 'flush' : typeof chunk), fileWrite(chunk, cb))) as typeof fileStream.write;
+    for (const io of [ioWithStdout(base, outputFile), file.io]) {
+      const out: OutputOptions = { io, format: 'table', header: true, color: false, tty: false, now: () => 0, timeZone: 'UTC' };
+      const sink = openHistorySink({ format: 'ndjson', out, title: 'Unit 1', columns: CSV_COLUMNS, flat: flatReport });
+      for (const batch of batches) await sink.write(batch);
+      await sink.end();
+    }
+    await file.close();
+    assert.deepEqual(Buffer.concat(written.map((d) => (typeof d === 'string' ? Buffer.from(d) : (d as Buffer)))), want);
+    assert.ok(written.filter((d) => typeof d === 'string').every((d) => d === ''), 'the reports reach the --output-file stream as bytes');
+    assert.deepEqual(await readFile(join(dir, 'unit.ndjson')), want);
+    assert.ok(kinds.length > 0 && kinds.every((k) => k !== 'string'), `the reports reach the --out-dir file as bytes: ${kinds.join(' ')}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('shape check: a reply whose features keep changing shape stops learning shapes (no expression compiled per few reports)', () => {
+  const check = new FeatureCheck();
+  const before = shapesCompiled;
+  for (let k = 0; k < 5000; k++) {
+    const text = `{"type":"Feature","properties":{"m${k}":${k}},"geometry":null}`;
+    assert.equal(check.end(text, 0), text.length);
+  }
+  assert.ok(shapesCompiled - before <= 8, `${shapesCompiled - before} expressions compiled for 5000 features of 5000 shapes`);
 });

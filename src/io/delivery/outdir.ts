@@ -215,7 +215,7 @@ export function fileIO(path: string): { io: IO; close(): Promise<void> } {
   stream.on('error', (err) => {
     failure ??= err;
   });
-  const write = (text: string): Promise<void> =>
+  const write = (text: string | Uint8Array): Promise<void> =>
     new Promise((resolve, reject) => {
       if (failure) return reject(localIOError(failure, path));
       if (stream.write(text, (err) => err && reject(localIOError(err, path)))) resolve();
@@ -234,6 +234,8 @@ export function fileIO(path: string): { io: IO; close(): Promise<void> } {
     stdinIsTTY: false,
     columns: () => 80,
     out: write,
+    // The reports as sent go to the file as bytes, as they go to stdout: no text decoded and encoded again.
+    outBytes: write,
     err: () => undefined,
     flush: () => write(''),
   };

@@ -209,6 +209,8 @@ export function ioWithStdout(base: IO, stream: Writable, target = 'the output fi
     },
     columns: () => base.columns(),
     out: (text) => writeChunk(stream, text).catch((err: unknown) => Promise.reject(localIOError(err, target))),
+    // The reports as sent go to the file as bytes, as they go to stdout: no text decoded and encoded again.
+    outBytes: (bytes) => writeChunk(stream, bytes).catch((err: unknown) => Promise.reject(localIOError(err, target))),
     err: (text) => base.err(text),
     flush: async () => {
       await writeChunk(stream, '').catch((err: unknown) => Promise.reject(localIOError(err, target)));
