@@ -1,15 +1,18 @@
 /**
- * The fleet-run engine of history, report and watch: a bounded pool over the units, one
- * pass or rounds until stopped (--follow, watch), and the failure policy. A command hands
- * it the units and what one unit's turn is; the engine runs the turns and says how the run
- * ended (runs/outcome.ts). A single unit is a fleet of one.
+ * The fleet-run engine of history, report, watch and wait (driven by runs/fleet.ts): a
+ * bounded pool over the units, one pass or rounds until stopped (--follow, watch, wait), and
+ * the failure policy. It is handed the units and what one unit's turn is; it runs the turns
+ * and says how the run ended (runs/outcome.ts). A single unit is a fleet of one.
  *
  * Failure policy:
  * - credentials refused, an interrupt, a target that stopped taking the output (DeliveryError)
  *   or a bug end the run at once (no unit is started after it) and the run fails with it;
  * - any other failure is the unit's own: named on stderr once, the others go on;
- * - following, a unit's transient failure (the retry module's isTransient) is tried again next round,
- *   up to MAX_FAILED_POLLS rounds in a row, then the unit is given up.
+ * - following ('give-up'), a unit's transient failure (the retry module's isTransient) is tried
+ *   again next round, up to MAX_FAILED_POLLS rounds in a row, then the unit is given up;
+ * - waiting ('until-stopped'), a transient failure is tried again every round until the run
+ *   stops (wait's deadline), and any other failure ends the run: a unit that cannot be checked
+ *   leaves nothing to wait for.
  */
 import { AuthError, DeliveryError, InterruptedError, LocalIOError, TrackctlError } from '../errors.js';
 import { runPool } from '../pool.js';
@@ -28,11 +31,19 @@ export interface Rounds {
   intervalMs: number;
   /** Aborted by a first Ctrl-C: no round starts after the one in flight. */
   stop: AbortSignal;
-  /** Aborted by a second: the requests in flight are given up. */
-  abort: AbortSignal;
+  /** Aborted by a second: the requests in flight are given up and the run fails with its reason. */
+  abort?: AbortSignal;
+  /**
+   * A stop also gives up the requests in flight (wait's deadline and signals); the turns that
+   * finished in that round still count (the round's after() sees them).
+   */
+  stopAbandons?: boolean;
 }
 
-export interface EngineOptions {
+/** What a unit's failure does when following (see the policy above). */
+export type FailurePolicy = 'give-up' | 'until-stopped';
+
+export interface EngineOptions<T extends Unit = Unit> {
   concurrency: number;
   /** Rounds until stopped; without, one pass over the units. */
   rounds?: Rounds;
@@ -44,6 +55,12 @@ export interface EngineOptions {
   givenUp?: string;
   /** Following: the pause before the next round starts (ms), and null when it ends. */
   onWait?: (ms: number | null) => void;
+  /** Following: what a unit's failure does; 'give-up' when absent. */
+  failures?: FailurePolicy;
+  /** Following: a unit whose transient failure is tried again next round. */
+  retrying?: (unit: T, err: Error) => void;
+  /** Following: a unit that needs no more turns (wait: its condition held). */
+  finished?: (unit: T) => boolean;
 }
 
 export interface Unit {
@@ -72,12 +89,12 @@ export class FleetEngine<T extends Unit> {
 
   constructor(
     readonly units: readonly T[],
-    private readonly opts: EngineOptions,
+    private readonly opts: EngineOptions<T>,
   ) {}
 
-  /** Units still worked on (following: not given up). */
+  /** Units still worked on (following: not given up, not finished). */
   get active(): T[] {
-    return this.units.filter((u) => !this.given.has(u.did));
+    return this.units.filter((u) => !this.given.has(u.did) && !this.opts.finished?.(u));
   }
 
   /** Runs the pass or the rounds; throws a failure that ends the run (see the policy above). */
@@ -90,12 +107,13 @@ export class FleetEngine<T extends Unit> {
       return;
     }
     const stop = AbortSignal.any([rounds.stop, this.stopAll.signal]);
+    const abandon = rounds.stopAbandons ? AbortSignal.any([rounds.stop, ...(rounds.abort ? [rounds.abort] : [])]) : rounds.abort;
     let slowdown = 1;
     for (;;) {
       const throttledBefore = this.opts.throttled?.() ?? 0;
       const active = this.active;
-      const done = await this.round(active, turn, rounds.abort, stop);
-      if (rounds.abort.aborted) throw rounds.abort.reason;
+      const done = await this.round(active, turn, abandon, stop);
+      if (rounds.abort?.aborted) throw rounds.abort.reason;
       if (this.fatal) throw this.fatal.err;
       if ((await after?.(done)) === false) return;
       if (rounds.stop.aborted || this.active.length === 0) return;
@@ -130,21 +148,24 @@ export class FleetEngine<T extends Unit> {
 
   private failed(unit: T, err: unknown, abort: AbortSignal | undefined): void {
     if (abort?.aborted) return;
-    if (isFatal(err)) {
+    const following = this.opts.rounds !== undefined;
+    const untilStopped = following && this.opts.failures === 'until-stopped';
+    if (isFatal(err) || (untilStopped && !isTransient(err))) {
       this.fatal ??= { err };
       this.stopAll.abort();
       return;
     }
     const message = (err as Error).message;
-    if (this.opts.rounds === undefined) {
+    if (!following) {
       this.failures.push({ id: unit.did, error: err });
       this.opts.say(`error: unit ${unit.did}: ${message}`);
       return;
     }
     const n = (this.failedRounds.get(unit.did) ?? 0) + 1;
     this.failedRounds.set(unit.did, n);
-    if (isTransient(err) && n < MAX_FAILED_POLLS) {
+    if (isTransient(err) && (untilStopped || n < MAX_FAILED_POLLS)) {
       this.opts.say(`warning: unit ${unit.did}: ${message}; trying again next round`);
+      this.opts.retrying?.(unit, err as Error);
       return;
     }
     this.given.add(unit.did);

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C while following: the first SIGINT stops polling once the request in flight
+ * Ctrl-C while following (history --follow, watch): the first SIGINT stops polling once the request in flight
  * has been printed, and the command ends normally (exit 0, documents closed); a second
  * SIGINT abandons the request in flight (exit 130).
  *
@@ -16,6 +16,8 @@ export interface Interrupts {
   readonly abort: AbortSignal;
   /** After a stop by SIGTERM: the error the run ends with once it has saved what it delivered (exit 143). */
   terminated(): InterruptedError | undefined;
+  /** After a stop by either: the signal's error (what a stop means where it cuts a run short: watch --exit-on). */
+  stopped(): InterruptedError | undefined;
   dispose(): void;
 }
 
@@ -38,7 +40,43 @@ export function watchInterrupts(say: (message: string) => void): Interrupts {
     stop: stop.signal,
     abort: abort.signal,
     terminated: () => (stoppedBy === 'SIGTERM' ? interruptedBy('SIGTERM') : undefined),
+    stopped: () => (stoppedBy === undefined ? undefined : interruptedBy(stoppedBy)),
     dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+/** wait's signals and deadline: one signal that ends the run. */
+export interface Ending {
+  /** Aborted by the first SIGINT or SIGTERM, or at the deadline. */
+  readonly signal: AbortSignal;
+  /** The error of the signal that ended the run (130, 143); undefined when none came. */
+  interrupted(): InterruptedError | undefined;
+  dispose(): void;
+}
+
+/**
+ * wait: the first SIGINT or SIGTERM ends the run at once (nothing waits to be delivered), and
+ * so does the deadline, `ms` from now (the caller says what timed out).
+ */
+export function endInterrupts(ms: number | undefined): Ending {
+  const end = new AbortController();
+  let by: InterruptedError | undefined;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (end.signal.aborted) return;
+    by = interruptedBy(signal);
+    end.abort(by);
+  };
+  const timer = ms === undefined ? undefined : setTimeout(() => end.abort(), ms);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: end.signal,
+    interrupted: () => by,
+    dispose: () => {
+      clearTimeout(timer);
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
     },

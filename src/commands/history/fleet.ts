@@ -1,7 +1,7 @@
 /**
  * History of one unit or many (ids, --group, --category, --all-units), or into --out-dir,
- * through the fleet-run engine (src/runs/): a bounded pool over the one keep-alive HTTP
- * client, one cursor per unit, one checkpoint for all. A single unit is a fleet of one.
+ * as a fleet run (runs/fleet.ts): a bounded pool over the one keep-alive HTTP client, one
+ * cursor per unit, one checkpoint for all. A single unit is a fleet of one.
  *
  * Merged stream: each unit's reports are written a reply chunk at a time as they arrive,
  * so the units' batches interleave (every record carries its did); within a unit, the
@@ -15,25 +15,21 @@
 import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem, HistoryQuery } from '../../api/history.js';
-import { withCheckpointLock } from '../../lock.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
 import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/delivery/outdir.js';
 import type { OutputOptions } from '../../io/formats/output.js';
-import { startProgress, type Progress } from '../../io/terminal/progress.js';
+import type { Progress } from '../../io/terminal/progress.js';
 import { Spool } from '../../io/delivery/spool.js';
 import type { PageCodec } from '../../lake/parquet/codecs.js';
-import { unitsOfShard } from '../../lake/shard.js';
 import type { Recovered } from '../../lake/journal.js';
 import type { LakeStorage } from '../../lake/storage.js';
-import { RunCheckpoint } from '../../runs/checkpoint.js';
+import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
-import { Ledger } from '../../runs/delivery.js';
-import { FleetEngine } from '../../runs/engine.js';
-import { watchInterrupts, type Interrupts } from '../../runs/interrupts.js';
+import { runFleet, type Delivery, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
-import { describeSelection, resolveUnits, type SelectedUnit } from '../../runs/select.js';
+import { describeSelection, type SelectedUnit } from '../../runs/select.js';
 import { DirTarget, GroupedTarget, lakeRunTarget, savePolicy, StreamTarget, type Target, type UnitSlot } from '../../runs/targets.js';
 import { CSV_COLUMNS, FLEET_TABLE_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import type { HistoryPlan } from './options.js';
@@ -54,7 +50,7 @@ function checkFleetPlan(plan: HistoryPlan, format: string): void {
   if (plan.outDir !== undefined && EXTENSIONS[format] === undefined) throw new UsageError(`-o ${format} cannot be written to --out-dir`);
 }
 
-export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
+export async function runHistory(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
   checkFleetPlan(plan, format);
   const openLake = async (dir: string): Promise<LakeStorage> => {
     const { retries, timeoutMs } = await ctx.settings();
@@ -68,23 +64,26 @@ export async function runFleet(ctx: Context, plan: HistoryPlan, format: HistoryO
       throw err;
     });
   } else if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
-  const file = plan.checkpoint;
-  if (file === undefined) return new HistoryRun(ctx, plan, format, out, undefined, storage).run();
-  await withCheckpointLock(file, async () => {
-    const checkpoint = await RunCheckpoint.open(file, { kind: 'history', window: plan.window, reportTypes: plan.reportTypes }, () => ctx.clock.now());
-    // A run killed while publishing lake parts left them recorded: they go before anything is fetched again.
-    if (checkpoint.pending !== undefined) {
-      const { recoverPending } = await import('../../lake/journal.js');
-      const here = storage ?? (plan.outDir === undefined ? undefined : await openLake(plan.outDir));
-      try {
-        const recovered = await recoverPending(checkpoint, here);
-        if (recovered) sayRecovered(ctx, recovered);
-      } finally {
-        if (here !== storage) await here?.close();
-      }
-    }
-    await new HistoryRun(ctx, plan, format, out, checkpoint, storage).run();
-  });
+  const history = new HistoryRun(ctx, plan, format, out, storage, openLake);
+  const single = history.single;
+  await runFleet(
+    {
+      selection: plan.selection,
+      shard: plan.shard,
+      concurrency: plan.concurrency,
+      rounds: plan.follow ? { intervalMs: plan.intervalMs, signals: 'stop', givenUp: 'no longer followed' } : undefined,
+      checkpoint: plan.checkpoint === undefined ? undefined : { file: plan.checkpoint, spec: { kind: 'history', window: plan.window, reportTypes: plan.reportTypes } },
+      empty: 'say',
+      progress: {
+        label: single !== undefined ? `downloading history of unit ${single}:` : 'history:',
+        count: single === undefined ? 'units' : 'reports',
+        quiet: plan.follow || (out.io.stdoutIsTTY && plan.outDir === undefined && plan.outputFile === undefined),
+      },
+      api: () => ctx.api(), io: ctx.io, env: ctx.env, now: () => ctx.clock.now(), quiet: ctx.globals.quiet,
+    },
+    history,
+  );
+  history.sayDone();
 }
 
 /** Lines of what was left, at most: a record may name any number of keys. */
@@ -109,126 +108,125 @@ interface UnitState extends SelectedUnit {
   parts: number;
 }
 
-class HistoryRun {
+/** history's fleet run: each unit's reports into the target (the stream, gpx/kml, --out-dir, the lake). */
+class HistoryRun implements FleetTarget<UnitState> {
   private reports = 0;
+  private units = 0;
+  private startedMs = 0;
   /** The newest last report of the account's units (the service's clock had reached it): see Cursor.commit. */
   private proven: number | undefined;
   private progress: Progress | undefined;
-  private readonly origin: HistoryQuery;
+  private origin: HistoryQuery;
   /** One unit named on the command line: its table has no UNIT column and its title is the unit. */
-  private readonly single: number | undefined;
+  readonly single: number | undefined;
+  private readonly title: string;
   private codec: Promise<PageCodec> | undefined;
+  private checkpoint: RunCheckpoint | undefined;
+  private api!: Api;
+  private target!: Target;
 
   constructor(
     private readonly ctx: Context,
     private readonly plan: HistoryPlan,
     private readonly format: HistoryOutput,
     private readonly out: OutputOptions,
-    private readonly checkpoint: RunCheckpoint | undefined,
-    private readonly storage?: LakeStorage,
+    private readonly storage: LakeStorage | undefined,
+    private readonly openLake: (dir: string) => Promise<LakeStorage>,
   ) {
-    const base = checkpoint?.origin ?? plan.window;
-    this.origin = plan.reportTypes ? { ...base, reportTypes: plan.reportTypes } : base;
+    this.origin = this.withTypes(plan.window);
     const s = plan.selection;
     this.single = s.kind === 'ids' && s.ids.length === 1 ? s.ids[0] : undefined;
+    this.title = this.single !== undefined ? `Unit ${this.single}` : `History of ${describeSelection(s)}`;
   }
 
-  async run(): Promise<void> {
-    const startedMs = this.ctx.clock.now();
-    const title = this.single !== undefined ? `Unit ${this.single}` : `History of ${describeSelection(this.plan.selection)}`;
-    // The target first: a --output-file that cannot be written fails before any request.
-    const target = await this.openTarget(title);
-    const interrupts: Interrupts | undefined = this.plan.follow ? watchInterrupts((m) => this.ctx.globals.quiet || this.ctx.io.err(m)) : undefined;
-    let ok = false;
-    let ended = false;
-    let ledger: Ledger | undefined;
-    try {
-      const api = await this.ctx.api();
-      const shard = this.plan.shard;
-      const selected = await resolveUnits(api, this.plan.selection);
-      for (const u of selected) if (u.lastReport !== undefined && !(u.lastReport <= (this.proven ?? 0))) this.proven = u.lastReport;
-      const units = shard ? unitsOfShard(selected, shard) : selected;
-      if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}${shard ? ` for shard ${shard.index}/${shard.count}` : ''}.`);
-      const states = units.map((unit): UnitState => {
-        const p = this.checkpoint?.progress(unit.did) ?? { cursor: new Cursor(undefined), parts: 0 };
-        return { ...unit, cursor: p.cursor, parts: p.parts };
-      });
-      const quiet = this.ctx.globals.quiet || this.plan.follow || (this.out.io.stdoutIsTTY && this.plan.outDir === undefined && this.plan.outputFile === undefined);
-      const label = this.single !== undefined ? `downloading history of unit ${this.single}:` : 'history:';
-      this.progress = startProgress(this.ctx.io, { label, total: this.single === undefined ? units.length : undefined, unit: this.single === undefined ? 'units' : 'reports', quiet, env: this.ctx.env });
-      this.ctx.onDispose(() => this.progress?.stop());
+  private withTypes(base: HistoryQuery): HistoryQuery {
+    return this.plan.reportTypes ? { ...base, reportTypes: this.plan.reportTypes } : base;
+  }
 
-      const engine = new FleetEngine(states, {
-        concurrency: this.plan.concurrency,
-        rounds: interrupts && { intervalMs: this.plan.intervalMs, stop: interrupts.stop, abort: interrupts.abort },
-        throttled: () => api.http.throttled,
-        say: (m) => this.ctx.io.err(m),
-        givenUp: 'no longer followed',
-      });
-      ledger = new Ledger(this.checkpoint, savePolicy(target, this.plan.follow), target.unread);
-      const l = ledger;
-      await engine.run(
-        (s, signal) => this.turn(api, s, target, l, signal),
-        async () => {
-          if (!this.plan.follow) return;
-          await target.acknowledge();
-          await l.roundDone();
-        },
-      );
-      const failure = engine.outcome();
-      // Every unit failed: nothing was printed, and no document (header, brackets) is started for nothing.
-      if (failure === undefined || engine.failures.length < units.length) {
-        await target.end();
-        ended = true;
-      }
-      this.progress.stop();
-      if (failure !== undefined) throw failure;
-      ok = true;
-      if (this.reports === 0 && this.single !== undefined && this.out.tty && !this.ctx.globals.quiet && !this.plan.follow) this.ctx.io.err('No reports found.');
-      if (this.ctx.io.stderrIsTTY && !this.ctx.globals.quiet && !this.plan.follow) this.sayDone(units.length, target, startedMs);
-    } finally {
-      interrupts?.dispose();
+  async open(checkpoint: RunCheckpoint | undefined): Promise<Delivery> {
+    this.checkpoint = checkpoint;
+    if (checkpoint) this.origin = this.withTypes(checkpoint.origin);
+    // A run killed while publishing lake parts left them recorded: they go before anything is fetched again.
+    if (checkpoint?.pending !== undefined) {
+      const { recoverPending } = await import('../../lake/journal.js');
+      const here = this.storage ?? (this.plan.outDir === undefined ? undefined : await this.openLake(this.plan.outDir));
       try {
-        // --layout hive: the units whose reports are in the published parts stay saved, as with --out-dir.
-        await ledger?.end(target.lands === 'run' ? ended : ok);
+        const recovered = await recoverPending(checkpoint, here);
+        if (recovered) sayRecovered(this.ctx, recovered);
       } finally {
-        await target.cleanup();
+        if (here !== this.storage) await here?.close();
       }
     }
-    // Stopped by SIGTERM: what was delivered is saved, and the run says it was terminated (exit 143).
-    const terminated = interrupts?.terminated();
-    if (terminated) throw terminated;
+    this.startedMs = this.ctx.clock.now();
+    // The target first: a --output-file that cannot be written fails before any request.
+    const target = (this.target = await this.openTarget(this.title));
+    // --layout hive: the units whose reports are in the published parts stay saved, as with --out-dir.
+    return { save: savePolicy(target, this.plan.follow), unread: target.unread, savedWhenEnded: target.lands === 'run' };
   }
 
-  /**
-   * An export at a terminal ends with one line: what was written where, and how long it took
-   * (files are not on the screen). Output on the terminal itself, or piped on, needs none.
-   */
-  private sayDone(units: number, target: Target, startedMs: number): void {
-    const where = this.plan.outDir !== undefined
-      ? `into ${plural(target.files ?? 0, 'file')} in ${this.plan.outDir}`
-      : this.plan.outputFile !== undefined
-        ? `into ${this.plan.outputFile}`
-        : stdoutIsFile() ? 'into the file on stdout' : undefined;
-    if (where === undefined) return;
-    const seconds = (this.ctx.clock.now() - startedMs) / 1000;
-    this.ctx.io.err(`history: ${plural(this.reports, 'report')} of ${plural(units, 'unit')} ${where} (${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s)`);
+  selected(all: readonly SelectedUnit[]): void {
+    for (const u of all) if (u.lastReport !== undefined && !(u.lastReport <= (this.proven ?? 0))) this.proven = u.lastReport;
   }
 
-  /** One unit's turn: its next reply (or its window) into the target, committed, then its progress handed to the ledger. */
-  private async turn(api: Api, s: UnitState, target: Target, ledger: Ledger, signal: AbortSignal | undefined): Promise<void> {
+  unit(unit: SelectedUnit, saved: UnitProgress | undefined): UnitState {
+    return { ...unit, cursor: saved?.cursor ?? new Cursor(undefined), parts: saved?.parts ?? 0 };
+  }
+
+  async start(units: readonly UnitState[], run: { api: Api; progress: Progress }): Promise<void> {
+    this.units = units.length;
+    this.api = run.api;
+    this.progress = run.progress;
+  }
+
+  /** One unit's turn: its next reply (or its window) into the target, committed. */
+  async turn(s: UnitState, signal: AbortSignal | undefined): Promise<void> {
+    const target = this.target;
     const writer = target.unit(slotOf(s));
     try {
-      await this.fetch(api, s, (items) => writer.write(items), target.lands === 'stream' && this.plan.follow, signal);
+      await this.fetch(this.api, s, (items) => writer.write(items), target.lands === 'stream' && this.plan.follow, signal);
       await writer.commit();
     } catch (err) {
       await writer.discard();
-      if (!this.plan.follow) this.progress?.tick(false);
       throw err;
     }
     s.parts = writer.parts;
-    ledger.unitDone(s.did, { cursor: s.cursor, parts: s.parts });
-    if (!this.plan.follow && this.single === undefined) this.progress?.tick();
+  }
+
+  progressOf(s: UnitState): UnitProgress {
+    return { cursor: s.cursor, parts: s.parts };
+  }
+
+  /** Following: a round is saved once the target acknowledged its output. */
+  async afterRound(): Promise<void> {
+    if (this.plan.follow) await this.target.acknowledge();
+  }
+
+  end(): Promise<void> {
+    return this.target.end();
+  }
+
+  async cleanup(): Promise<void> {
+    await this.target?.cleanup();
+  }
+
+  /**
+   * After a run that ended well. An export at a terminal ends with one line: what was written
+   * where, and how long it took (files are not on the screen). Output on the terminal itself,
+   * or piped on, needs none.
+   */
+  sayDone(): void {
+    const { ctx, plan } = this;
+    if (ctx.globals.quiet || plan.follow) return;
+    if (this.reports === 0 && this.single !== undefined && this.out.tty) ctx.io.err('No reports found.');
+    if (!ctx.io.stderrIsTTY) return;
+    const where = plan.outDir !== undefined
+      ? `into ${plural(this.target.files ?? 0, 'file')} in ${plan.outDir}`
+      : plan.outputFile !== undefined
+        ? `into ${plan.outputFile}`
+        : stdoutIsFile() ? 'into the file on stdout' : undefined;
+    if (where === undefined) return;
+    const seconds = (ctx.clock.now() - this.startedMs) / 1000;
+    ctx.io.err(`history: ${plural(this.reports, 'report')} of ${plural(this.units, 'unit')} ${where} (${seconds < 10 ? seconds.toFixed(1) : Math.round(seconds)} s)`);
   }
 
   /**

@@ -14,8 +14,8 @@ export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
   if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');
   if (ctx.globals.raw) return runRaw(ctx, plan.fleet, plan.follow || plan.checkpoint !== undefined, plan.id, plan.window);
   if (plan.fleet && plan.outputFile !== undefined) throw new UsageError('--output-file writes the history of one unit; for several, use --out-dir or redirect stdout');
-  const { runFleet } = await import('./fleet.js');
-  await runFleet(ctx, plan, format, out);
+  const { runHistory } = await import('./fleet.js');
+  await runHistory(ctx, plan, format, out);
 };
 
 async function runRaw(ctx: Context, fleet: boolean, continues: boolean, id: number, window: HistoryQuery): Promise<void> {

@@ -1,15 +1,13 @@
 /**
  * `report trips|stops|summary|overspeed|geofence`: select units, stream each unit's history
- * through its processor (src/reports/, constant memory per unit) in the fleet-run engine's
- * pool, render the records as they complete. The run ends by the engine's one exit rule.
+ * through its processor (src/reports/, constant memory per unit) as a fleet run (runs/fleet.ts:
+ * one pass), render the records as they complete. The run ends by the one exit rule.
  * With --explain, the reasons the processors give are rendered too (src/io/formats/report-explain.ts).
  */
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
-import { unitsOfShard } from '../../lake/shard.js';
 import { openStream, type Column, type Rec } from '../../io/formats/output.js';
-import { startProgress } from '../../io/terminal/progress.js';
 import { EXPLAIN_COLUMNS, formatExplanation } from '../../io/formats/report-explain.js';
 import { openGeoStream, type GeoRecord } from '../../io/pages/report-geo.js';
 import { acknowledge } from '../../io/delivery/streams.js';
@@ -28,8 +26,8 @@ import {
   type UnitProcessor,
 } from '../../reports/index.js';
 import { InUnitOrder } from '../../runs/in-order.js';
-import { FleetEngine } from '../../runs/engine.js';
-import { resolveUnits, type SelectedUnit } from '../../runs/select.js';
+import { runFleet } from '../../runs/fleet.js';
+import type { SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseReportPlan, type ReportOptions, type ReportPlan } from './options.js';
 
@@ -182,35 +180,38 @@ export function runFor(kind: Kind): Run<ReportOptions> {
       write = (rec) => stream.write(rec);
       end = () => stream.end();
     }
-    const api = await ctx.api();
-    const selected = await resolveUnits(api, plan.selection);
-    const units = plan.shard ? unitsOfShard(selected, plan.shard) : selected;
-    const progress = startProgress(ctx.io, { label: `report ${kind}:`, total: units.length, unit: 'units', quiet: ctx.globals.quiet || out.tty, env: ctx.env });
-    ctx.onDispose(() => progress.stop());
-    const engine = new FleetEngine(units, { concurrency: plan.concurrency, say: (m) => ctx.io.err(m) });
     // Rows by unit, then as each unit's report orders them (a summary's days), not as units finish.
     const ordered = new InUnitOrder(write);
-    const place = new Map(units.map((u, i) => [u.did, i]));
-    await engine.run(async (unit) => {
-      const index = place.get(unit.did) ?? 0;
-      try {
-        await reportUnit(api, unit, plan, processor(), (rec) => ordered.push(index, rec));
-        progress.tick();
-      } catch (err) {
-        progress.tick(false);
-        throw err;
-      } finally {
-        await ordered.finish(index);
-      }
-    });
-    const failure = engine.outcome();
-    // Every unit failed: nothing was printed, not even a table's header.
-    if (failure === undefined || engine.failures.length < units.length) {
-      await end();
-      await acknowledge(out.io.stdout);
-    }
-    progress.stop();
-    if (failure !== undefined) throw failure;
+    const place = new Map<number, number>();
+    let api: Api;
+    await runFleet(
+      {
+        selection: plan.selection,
+        shard: plan.shard,
+        concurrency: plan.concurrency,
+        progress: { label: `report ${kind}:`, count: 'units', quiet: out.tty },
+        api: () => ctx.api(), io: ctx.io, env: ctx.env, now: () => ctx.clock.now(), quiet: ctx.globals.quiet,
+      },
+      {
+        unit: (u) => {
+          place.set(u.did, place.size);
+          return u;
+        },
+        start: async (_, run) => void (api = run.api),
+        turn: async (unit) => {
+          const index = place.get(unit.did) ?? 0;
+          try {
+            await reportUnit(api, unit, plan, processor(), (rec) => ordered.push(index, rec));
+          } finally {
+            await ordered.finish(index);
+          }
+        },
+        end: async () => {
+          await end();
+          await acknowledge(out.io.stdout);
+        },
+      },
+    );
   };
 }
 

@@ -15,24 +15,21 @@ import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
 import type { HistoryItem } from '../../api/history.js';
 import type { Context } from '../../context.js';
-import { interruptedBy, Reported, UsageError, WaitTimeout } from '../../errors.js';
-import { runPool } from '../../pool.js';
-import { openStream, renderRecord, type Column, type OutputOptions } from '../../io/formats/output.js';
+import { Reported, UsageError, WaitTimeout } from '../../errors.js';
+import { openStream, renderRecord, type Column, type OutputOptions, type RecordStream } from '../../io/formats/output.js';
 import { loadFences } from '../../reports/fences.js';
-import { conditionLabel, UnitWait, type Condition, type Met } from '../../reports/conditions.js';
-import { byDate, SEED_S, type WatchReport } from '../../reports/watch-events.js';
+import { conditionLabel, UnitWait, type Condition } from '../../reports/conditions.js';
+import { byDate, SEED_S, type UnitSnapshot, type WatchReport } from '../../reports/watch-events.js';
 import type { Run } from '../action.js';
 import { Cursor } from '../../runs/cursor.js';
-import { pause } from '../../runs/interrupts.js';
-import { isTransient } from '../../retry.js';
+import { runFleet, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { ServiceClock } from '../../runs/service-clock.js';
-import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
+import { unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import { parseWaitPlan, type WaitOptions, type WaitPlan } from './options.js';
 
 /** Units polled at once. */
 const CONCURRENCY = 8;
-/** The reports before the wait that decide a unit's motion: those of its last stopAfterS and a margin. */
 
 export const COLUMNS: Column[] = [
   { key: 'did', header: 'DID', kind: 'number', priority: 3 },
@@ -56,24 +53,21 @@ export const run: Run<WaitOptions> = async (args, opts, ctx) => {
   const spec = plan.condition;
   const condition: Condition = 'file' in spec ? { ...spec, fences: await loadFences(spec.file) } : spec;
   const out = await ctx.output({ fields: COLUMNS.map((c) => c.key) });
-  const deadline = plan.timeoutMs === undefined ? Number.POSITIVE_INFINITY : ctx.clock.now() + plan.timeoutMs;
-
-  const abort = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => abort.abort(interruptedBy(signal));
-  const timer = Number.isFinite(deadline) ? setTimeout(() => abort.abort(new WaitTimeout('timed out')), deadline - ctx.clock.now()) : undefined;
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
-    await waitFor(ctx, plan, condition, out, abort.signal, deadline);
-  } finally {
-    clearTimeout(timer);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  const deadline = plan.timeoutMs === undefined ? undefined : ctx.clock.now() + plan.timeoutMs;
+  await runFleet(
+    {
+      selection: plan.selection,
+      concurrency: CONCURRENCY,
+      // A passing failure is tried again each round until the deadline; anything else ends the wait.
+      rounds: { intervalMs: plan.intervalMs, signals: 'end', deadline, failures: 'until-stopped' },
+      empty: 'fail',
+      api: () => ctx.api(), io: ctx.io, env: ctx.env, now: () => ctx.clock.now(),
+    },
+    waitTarget(ctx, plan, condition, out),
+  );
 };
 
-interface Waiting {
-  unit: SelectedUnit;
+interface Waiting extends SelectedUnit {
   wait: UnitWait;
   cursor: Cursor;
   /** The last reports before the wait are still to be read (state conditions only). */
@@ -85,96 +79,91 @@ interface Waiting {
   failure: { err: Error; at: number } | undefined;
 }
 
-async function waitFor(ctx: Context, plan: WaitPlan, condition: Condition, out: OutputOptions, signal: AbortSignal, deadline: number): Promise<void> {
-  const api = await ctx.api();
-  const all = await getAllUnits(api);
-  const known = unitSnapshots(all);
+/** The wait as a fleet run: each round polls the units not met yet; the end says whether the wait held. */
+function waitTarget(ctx: Context, plan: WaitPlan, condition: Condition, out: OutputOptions): FleetTarget<Waiting> {
   const clock = new ServiceClock(() => ctx.clock.now());
-  for (const snap of known.values()) clock.saw(snap.lastReport);
-  const start = clock.at(all.serverTime) ?? Math.floor(ctx.clock.now() / 1000);
-  const units = await resolveUnits(api, plan.selection);
-  if (units.length === 0) throw new UsageError(`no units in ${describeSelection(plan.selection)}`);
-  const waiting: Waiting[] = units.map((unit) => {
-    const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
-    if (snap.name === '' && unit.name) snap.name = unit.name;
-    const last = snap.lastReport ?? undefined;
-    const seedFrom = condition.kind === 'reporting' || last === undefined ? undefined : Math.max(0, last - SEED_S);
-    return { unit, wait: new UnitWait(condition, snap), cursor: new Cursor(start), seedFrom, printed: false, seen: false, failure: undefined };
-  });
-
-  const one = plan.any || waiting.length === 1;
-  const stream = one ? undefined : openStream(COLUMNS, out);
-  const print = async (met: Met): Promise<void> => {
-    if (stream) await stream.write({ ...met });
-    else await renderRecord({ ...met }, COLUMNS, out);
-    await ctx.io.flush();
-  };
-  const done = (): boolean => (plan.any ? waiting.some((w) => w.wait.met) : waiting.every((w) => w.wait.met));
-
-  try {
-    for (;;) {
-      await runPool(
-        waiting.filter((w) => !w.wait.met),
-        CONCURRENCY,
-        (w) => poll(ctx, api, w, clock, start, signal),
-      );
+  let api: Api;
+  let known = new Map<number, UnitSnapshot>();
+  /** The service's clock when the wait began (unix seconds): each unit's cursor starts there. */
+  let start = 0;
+  let waiting: readonly Waiting[] = [];
+  let one = false;
+  let stream: RecordStream | undefined;
+  const held = (): boolean => (plan.any ? waiting.some((w) => w.wait.met) : waiting.every((w) => w.wait.met));
+  return {
+    async open() {
+      api = await ctx.api();
+      const all = await getAllUnits(api);
+      known = unitSnapshots(all);
+      for (const snap of known.values()) clock.saw(snap.lastReport);
+      start = clock.at(all.serverTime) ?? Math.floor(ctx.clock.now() / 1000);
+    },
+    unit(unit) {
+      const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
+      if (snap.name === '' && unit.name) snap.name = unit.name;
+      const last = snap.lastReport ?? undefined;
+      const seedFrom = condition.kind === 'reporting' || last === undefined ? undefined : Math.max(0, last - SEED_S);
+      return { ...unit, wait: new UnitWait(condition, snap), cursor: new Cursor(start), seedFrom, printed: false, seen: false, failure: undefined };
+    },
+    async start(units) {
+      waiting = units;
+      one = plan.any || units.length === 1;
+      stream = one ? undefined : openStream(COLUMNS, out);
+    },
+    // One unit's round: its last reports before the wait (once), then what it sent since.
+    async turn(w, signal) {
+      if (w.seedFrom !== undefined) {
+        const seed = collector(clock);
+        const serverTime = await streamWindow(api, w.did, { from: w.seedFrom }, seed.write, signal);
+        w.wait.seed(byDate(seed.items), clock.at(serverTime) ?? start);
+        w.seedFrom = undefined;
+        w.seen = true;
+        if (w.wait.met) return;
+      }
+      const reports = collector(clock);
+      const serverTime = await pollUnit(api, w.did, w.cursor, {}, undefined, reports.write, signal);
+      w.wait.observe(byDate(reports.items));
+      const now = clock.at(serverTime);
+      if (now !== undefined) w.wait.tick(now);
+      w.seen = true;
+    },
+    finished: (w) => w.wait.met !== undefined,
+    retrying(w, err) {
+      w.failure = { err, at: ctx.clock.now() };
+    },
+    // The units met this round, in unit order (with --any, or one unit, only the first); the rounds stop once the wait holds.
+    async afterRound() {
       for (const w of waiting) {
         if (!w.wait.met || w.printed || (one && waiting.some((o) => o.printed))) continue;
         w.printed = true;
-        await print(w.wait.met);
+        if (stream) await stream.write({ ...w.wait.met });
+        else await renderRecord({ ...w.wait.met }, COLUMNS, out);
+        await ctx.io.flush();
       }
-      if (done()) return;
-      if (signal.aborted) throw signal.reason;
-      const left = deadline - ctx.clock.now();
-      if (left <= 0) break;
-      await pause(Math.min(plan.intervalMs, left), signal);
-      if (signal.aborted) throw signal.reason;
-    }
-  } catch (err) {
-    if (!(err instanceof WaitTimeout)) throw err;
-  } finally {
-    await stream?.end();
-  }
-  const label = conditionLabel(condition);
-  const unseen = unseenFailure(waiting);
-  if (unseen) {
-    const { dids, err } = unseen;
-    throw new Reported(err, `no reply for ${dids.length === 1 ? `unit ${dids[0]}` : `units ${dids.join(', ')}`} in ${formatMs(plan.timeoutMs ?? 0)}, so --for ${label} could not be checked: ${err.message}`);
-  }
-  const unmet = waiting.filter((w) => !w.wait.met).map((w) => w.unit.did);
-  const why =
-    waiting.length === 1
-      ? `unit ${unmet[0]} did not meet --for ${label}`
-      : plan.any
-        ? `none of units ${unmet.join(', ')} met --for ${label}`
-        : `${unmet.length} of ${waiting.length} units (${unmet.join(', ')}) did not meet --for ${label}`;
-  throw new WaitTimeout(`timed out after ${formatMs(plan.timeoutMs ?? 0)}: ${why}`);
-}
-
-/** One unit's round: its last reports before the wait (once), then what it sent since. */
-async function poll(ctx: Context, api: Api, w: Waiting, clock: ServiceClock, start: number, signal: AbortSignal): Promise<void> {
-  try {
-    if (w.seedFrom !== undefined) {
-      const seed = collector(clock);
-      const serverTime = await streamWindow(api, w.unit.did, { from: w.seedFrom }, seed.write, signal);
-      w.wait.seed(byDate(seed.items), clock.at(serverTime) ?? start);
-      w.seedFrom = undefined;
-      w.seen = true;
-      if (w.wait.met) return;
-    }
-    const reports = collector(clock);
-    const serverTime = await pollUnit(api, w.unit.did, w.cursor, {}, undefined, reports.write, signal);
-    w.wait.observe(byDate(reports.items));
-    const now = clock.at(serverTime);
-    if (now !== undefined) w.wait.tick(now);
-    w.seen = true;
-  } catch (err) {
-    if (signal.aborted) return;
-    // A passing failure is tried again next round, as the fleet engine does; anything else ends the wait.
-    if (!isTransient(err)) throw err;
-    w.failure = { err: err as Error, at: ctx.clock.now() };
-    ctx.io.err(`warning: unit ${w.unit.did}: ${(err as Error).message}; trying again next round`);
-  }
+      if (held()) return false;
+    },
+    // The rounds ended: the wait held, or the deadline came first.
+    async end() {
+      if (held()) return;
+      const label = conditionLabel(condition);
+      const unseen = unseenFailure(waiting);
+      if (unseen) {
+        const { dids, err } = unseen;
+        throw new Reported(err, `no reply for ${dids.length === 1 ? `unit ${dids[0]}` : `units ${dids.join(', ')}`} in ${formatMs(plan.timeoutMs ?? 0)}, so --for ${label} could not be checked: ${err.message}`);
+      }
+      const unmet = waiting.filter((w) => !w.wait.met).map((w) => w.did);
+      const why =
+        waiting.length === 1
+          ? `unit ${unmet[0]} did not meet --for ${label}`
+          : plan.any
+            ? `none of units ${unmet.join(', ')} met --for ${label}`
+            : `${unmet.length} of ${waiting.length} units (${unmet.join(', ')}) did not meet --for ${label}`;
+      throw new WaitTimeout(`timed out after ${formatMs(plan.timeoutMs ?? 0)}: ${why}`);
+    },
+    async cleanup() {
+      await stream?.end();
+    },
+  };
 }
 
 /**
@@ -185,7 +174,7 @@ function unseenFailure(waiting: readonly Waiting[]): { dids: number[]; err: Erro
   const unseen = waiting.filter((w) => !w.wait.met && !w.seen && w.failure !== undefined);
   let last: { err: Error; at: number } | undefined;
   for (const { failure } of unseen) if (failure && (last === undefined || failure.at >= last.at)) last = failure;
-  return last === undefined ? undefined : { dids: unseen.map((w) => w.unit.did), err: last.err };
+  return last === undefined ? undefined : { dids: unseen.map((w) => w.did), err: last.err };
 }
 
 /** The reports of a reply, as the watch state reads them; their dates witness the service's clock. */

@@ -11,10 +11,8 @@
  */
 import { getAllUnits } from '../../api/all-units.js';
 import type { Api } from '../../api/client.js';
-import { withCheckpointLock } from '../../lock.js';
 import type { Context } from '../../context.js';
-import { InterruptedError, UsageError } from '../../errors.js';
-import { unitsOfShard } from '../../lake/shard.js';
+import { UsageError, type InterruptedError } from '../../errors.js';
 import { openStream, type OutputOptions, type RecordStream } from '../../io/formats/output.js';
 import { loadPainter, type Painter } from '../../io/formats/render/paint.js';
 import { compactJson } from '../../io/formats/render/json.js';
@@ -29,19 +27,18 @@ import {
   SEED_S,
   seedState,
   tick,
+  type UnitSnapshot,
   type UnitWatchState,
   type WatchEvent,
   type WatchParams,
   type WatchReport,
 } from '../../reports/watch-events.js';
-import { RunCheckpoint } from '../../runs/checkpoint.js';
+import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
-import { Ledger } from '../../runs/delivery.js';
-import { FleetEngine } from '../../runs/engine.js';
-import { watchInterrupts } from '../../runs/interrupts.js';
+import { runFleet, type Delivery, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow } from '../../runs/query.js';
 import { ServiceClock } from '../../runs/service-clock.js';
-import { describeSelection, resolveUnits, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
+import { describeSelection, unitSnapshots, type SelectedUnit } from '../../runs/select.js';
 import type { Run } from '../action.js';
 import { parseWatchPlan, type WatchOptions, type WatchPlan } from './options.js';
 import { Screen, viewLines } from './view.js';
@@ -57,12 +54,27 @@ export const run: Run<WatchOptions> = async (args, opts, ctx) => {
   const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
   const params: WatchParams = { ...DEFAULT_WATCH_PARAMS, staleS: plan.staleS, lowBatteryPct: plan.lowBatteryPct, fences, speedLimit: plan.speedLimit };
   const live = format === 'table' && out.tty;
-  const file = plan.checkpoint;
-  if (file === undefined) return new Watch(ctx, plan, params, out, live, undefined).run();
-  await withCheckpointLock(file, async () => {
-    const checkpoint = await RunCheckpoint.open<UnitWatchState>(file, { kind: 'watch', restore: (saved, did) => checkedState(saved, did) }, () => ctx.clock.now());
-    await new Watch(ctx, plan, params, out, live, checkpoint).run();
-  });
+  const watch = new Watch(ctx, plan, params, out, live);
+  await runFleet(
+    {
+      selection: plan.selection,
+      shard: plan.shard,
+      concurrency: CONCURRENCY,
+      rounds: {
+        intervalMs: plan.intervalMs,
+        signals: 'stop',
+        givenUp: 'no longer watched',
+        // The status line shows the last and the next poll, so a quiet fleet does not look frozen.
+        onWait: (ms) => watch.waiting(ms),
+      },
+      checkpoint: plan.checkpoint === undefined ? undefined : { file: plan.checkpoint, spec: { kind: 'watch', restore: checkedState } },
+      empty: 'say',
+      api: () => ctx.api(), io: ctx.io, env: ctx.env, now: () => ctx.clock.now(),
+      say: (m) => watch.say(m),
+      warn: (m) => watch.say(m, true),
+    },
+    watch,
+  );
 };
 
 function checkedState(saved: unknown, did: number): UnitWatchState | undefined {
@@ -76,8 +88,9 @@ interface Watched extends SelectedUnit {
   /** Its reports from this time to the watch's start are still to be read into its state (the first round). */
   seedFrom?: number;
 }
-class Watch {
-  private watched: Watched[] = [];
+/** watch as a fleet run: rounds of polls, each round's events out and acknowledged, then saved. */
+class Watch implements FleetTarget<Watched, UnitWatchState> {
+  private watched: readonly Watched[] = [];
   /** The service's clock (unix seconds) at local time `localAt` (ms). */
   private serverAt = 0;
   private localAt = 0;
@@ -87,7 +100,7 @@ class Watch {
   private nextPoll: number | null = null;
   private screen: Screen | undefined;
   private painter: Painter | undefined;
-  private title = '';
+  private readonly title: string;
   /** The service's clock by the replies' Date headers, as far as its data bears them out. */
   private readonly service: ServiceClock;
   /** The newest service time seen (unix seconds): what the checkpoint records as its clock. */
@@ -95,6 +108,17 @@ class Watch {
   private scripted: RecordStream | undefined;
   /** A round held an event of --exit-on. */
   private exitEvent = false;
+  private checkpoint: RunCheckpoint<UnitWatchState> | undefined;
+  private api!: Api;
+  private known = new Map<number, UnitSnapshot>();
+  /** Where new units start (the service's clock, unix seconds). */
+  private begin = 0;
+  /** Events not yet written: the units' first ones, then each round's. */
+  private events = new Map<number, WatchEvent[]>();
+  /** New units were recorded in the checkpoint: it is saved before the first poll. */
+  private fresh = false;
+  private redraw: NodeJS.Timeout | undefined;
+  private readonly resize = (): void => void this.draw().catch(() => undefined);
 
   constructor(
     private readonly ctx: Context,
@@ -102,107 +126,97 @@ class Watch {
     private readonly params: WatchParams,
     private readonly out: OutputOptions,
     private readonly live: boolean,
-    private readonly checkpoint: RunCheckpoint<UnitWatchState> | undefined,
   ) {
     this.service = new ServiceClock(() => ctx.clock.now());
+    this.title = `trackctl watch: ${describeSelection(plan.selection)}`;
   }
 
-  async run(): Promise<void> {
-    const api = await this.ctx.api();
-    const all = await getAllUnits(api);
-    const known = unitSnapshots(all);
-    for (const snap of known.values()) this.service.saw(snap.lastReport);
+  /** The units' state as GET /all-units/ has it, and the service's clock. */
+  async open(checkpoint: RunCheckpoint<UnitWatchState> | undefined): Promise<Delivery> {
+    this.checkpoint = checkpoint;
+    this.api = await this.ctx.api();
+    const all = await getAllUnits(this.api);
+    this.known = unitSnapshots(all);
+    for (const snap of this.known.values()) this.service.saw(snap.lastReport);
     const serverTime = this.service.at(all.serverTime);
     this.clock(serverTime);
-    const selected = await resolveUnits(api, this.plan.selection);
-    const units = this.plan.shard ? unitsOfShard(selected, this.plan.shard) : selected;
-    this.title = `trackctl watch: ${describeSelection(this.plan.selection)}`;
-    if (units.length === 0 && !this.ctx.globals.quiet) this.ctx.io.err(`No units in ${describeSelection(this.plan.selection)}.`);
-    const start = serverTime ?? Math.floor(this.ctx.clock.now() / 1000);
-    const pending = new Map<number, WatchEvent[]>();
-    let fresh = false;
-    for (const unit of units) {
-      if (this.checkpoint?.has(unit.did)) {
-        const saved = this.checkpoint.progress(unit.did);
-        const state = saved.state as UnitWatchState;
-        this.service.saw(state.lastReport);
-        this.watched.push({ ...unit, cursor: saved.cursor, state });
-        continue;
-      }
-      const snap = known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
-      if (snap.name === '' && unit.name) snap.name = unit.name;
-      const { state, events } = initialState(snap, this.params, start);
-      // Events start at the snapshot: the first poll asks for reports received since.
-      const last = snap.lastReport ?? 0;
-      const w: Watched = { ...unit, cursor: new Cursor(start), state, ...(last > 0 && !snap.stationary ? { seedFrom: Math.max(0, last - SEED_S) } : {}) };
-      this.watched.push(w);
-      if (events.length > 0) pending.set(unit.did, events);
-      // The unit's starting point is fixed before anything is written: a run that delivers
-      // nothing (its reader left) is followed by one that starts from the same point.
-      if (this.checkpoint) {
-        this.checkpoint.record(unit.did, { cursor: new Cursor(start), parts: 0, state });
-        fresh = true;
-      }
-    }
-    if (fresh) await this.checkpoint?.save();
+    this.begin = serverTime ?? Math.floor(this.ctx.clock.now() / 1000);
+    return { save: 'per-round', unread: this.live ? undefined : unreadBound(this.ctx.io.stdout) };
+  }
 
+  unit(unit: SelectedUnit, saved: UnitProgress<UnitWatchState> | undefined): Watched {
+    if (saved !== undefined) {
+      const state = saved.state as UnitWatchState;
+      this.service.saw(state.lastReport);
+      return { ...unit, cursor: saved.cursor, state };
+    }
+    const snap = this.known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
+    if (snap.name === '' && unit.name) snap.name = unit.name;
+    const { state, events } = initialState(snap, this.params, this.begin);
+    // Events start at the snapshot: the first poll asks for reports received since.
+    const last = snap.lastReport ?? 0;
+    if (events.length > 0) this.events.set(unit.did, events);
+    // The unit's starting point is fixed before anything is written: a run that delivers
+    // nothing (its reader left) is followed by one that starts from the same point.
+    if (this.checkpoint) {
+      this.checkpoint.record(unit.did, { cursor: new Cursor(this.begin), parts: 0, state });
+      this.fresh = true;
+    }
+    return { ...unit, cursor: new Cursor(this.begin), state, ...(last > 0 && !snap.stationary ? { seedFrom: Math.max(0, last - SEED_S) } : {}) };
+  }
+
+  async start(units: readonly Watched[]): Promise<void> {
+    this.watched = units;
+    if (this.fresh) await this.checkpoint?.save();
     if (this.live) {
       this.painter = await loadPainter(this.out.color);
       this.screen = new Screen(this.ctx.io);
+      this.redraw = setInterval(() => void this.draw().catch(() => undefined), 1000);
+      this.ctx.io.stdout.on('resize', this.resize);
     }
-    const interrupts = watchInterrupts((message) => this.say(message));
-    const redraw = this.live ? setInterval(() => void this.draw().catch(() => undefined), 1000) : undefined;
-    const resize = (): void => void this.draw().catch(() => undefined);
-    if (this.live) this.ctx.io.stdout.on('resize', resize);
-    const engine = new FleetEngine(this.watched, {
-      concurrency: CONCURRENCY,
-      rounds: { intervalMs: this.plan.intervalMs, stop: interrupts.stop, abort: interrupts.abort },
-      throttled: () => api.http.throttled,
-      say: (m) => this.say(m, true),
-      givenUp: 'no longer watched',
-      // The status line shows the last and the next poll, so a quiet fleet does not look frozen.
-      onWait: (ms) => {
-        if (ms === null) {
-          this.nextPoll = null;
-          return;
-        }
-        this.lastPoll = this.ctx.clock.now();
-        this.nextPoll = this.lastPoll + ms;
-        void this.draw().catch(() => undefined);
-      },
-    });
-    const ledger = new Ledger(this.checkpoint, 'per-round', this.live ? undefined : unreadBound(this.ctx.io.stdout));
-    try {
-      this.say('Ctrl-C to quit');
-      await this.draw();
-      let events = pending;
-      await engine.run(
-        (w, abort) => this.poll(api, w, events, abort),
-        async (done) => {
-          const printed = events;
-          await this.emit(events);
-          events = new Map();
-          for (const w of done) ledger.unitDone(w.did, { cursor: w.cursor, parts: 0, state: w.state });
-          this.checkpoint?.markRound(this.newestReply || Math.floor(this.serverNow()));
-          await ledger.roundDone();
-          await this.draw();
-          this.exitEvent = [...printed.values()].some((list) => list.some((e) => this.plan.exitOn?.has(e.event)));
-          if (this.exitEvent) return false;
-        },
-      );
-      // --exit-on: stopped before the event came is not the event (`watch --exit-on sos && page`).
-      if (this.plan.exitOn && !this.exitEvent && interrupts.stop.aborted) throw interrupts.terminated() ?? new InterruptedError();
-    } finally {
-      clearInterval(redraw);
-      if (this.live) this.ctx.io.stdout.off('resize', resize);
-      interrupts.dispose();
-      await this.screen?.close();
+    this.say('Ctrl-C to quit');
+    await this.draw();
+  }
+
+  turn(w: Watched, abort: AbortSignal | undefined): Promise<void> {
+    return this.poll(this.api, w, this.events, abort);
+  }
+
+  progressOf(w: Watched): UnitProgress<UnitWatchState> {
+    return { cursor: w.cursor, parts: 0, state: w.state };
+  }
+
+  /** The round's events out and acknowledged (then the round is saved); an event of --exit-on ends the watch. */
+  async afterRound(): Promise<boolean> {
+    const printed = this.events;
+    await this.emit(printed);
+    this.events = new Map();
+    this.checkpoint?.markRound(this.newestReply || Math.floor(this.serverNow()));
+    await this.draw();
+    this.exitEvent = [...printed.values()].some((list) => list.some((e) => this.plan.exitOn?.has(e.event)));
+    return !this.exitEvent;
+  }
+
+  /** --exit-on: stopped before the event came is not the event (`watch --exit-on sos && page`). */
+  async end(stoppedBy: InterruptedError | undefined): Promise<void> {
+    if (this.plan.exitOn && !this.exitEvent && stoppedBy) throw stoppedBy;
+  }
+
+  async cleanup(): Promise<void> {
+    clearInterval(this.redraw);
+    if (this.live) this.ctx.io.stdout.off('resize', this.resize);
+    await this.screen?.close();
+  }
+
+  /** The pause before the next round (ms), or null once it ends: shown on the status line. */
+  waiting(ms: number | null): void {
+    if (ms === null) {
+      this.nextPoll = null;
+      return;
     }
-    const failure = engine.outcome();
-    if (failure !== undefined) throw failure;
-    // Stopped by SIGTERM: the round in flight is out and saved, and the run says it was terminated (exit 143).
-    const terminated = interrupts.terminated();
-    if (terminated) throw terminated;
+    this.lastPoll = this.ctx.clock.now();
+    this.nextPoll = this.lastPoll + ms;
+    void this.draw().catch(() => undefined);
   }
 
   /** One unit's poll: its new reports by date, then a tick at the reply's clock. */
@@ -280,7 +294,7 @@ class Watch {
   }
 
   /** Messages: on the status line of the view, else on stderr. */
-  private say(message: string, always = false): void {
+  say(message: string, always = false): void {
     if (this.live) {
       this.status = message;
       void this.draw().catch(() => undefined);
