@@ -19,6 +19,7 @@
  */
 import type { Unread } from '../io/delivery/streams.js';
 import type { RunCheckpoint, UnitProgress } from './checkpoint.js';
+import { Cursor } from './cursor.js';
 
 export type SavePolicy = 'per-unit' | 'at-end' | 'per-round';
 
@@ -42,7 +43,9 @@ export class Ledger<S = unknown> {
       this.checkpoint.record(did, progress);
       this.checkpoint.saveSoon();
     } else {
-      this.pending.set(did, progress);
+      // Held as it is now: the unit's cursor and state move on with the next rounds, and a
+      // round saved once read must not carry the progress of rounds still unread.
+      this.pending.set(did, snapshot(progress));
     }
   }
 
@@ -83,4 +86,9 @@ export class Ledger<S = unknown> {
       await cp.save();
     }
   }
+}
+
+function snapshot<S>(p: UnitProgress<S>): UnitProgress<S> {
+  const state = p.state === undefined ? undefined : structuredClone(p.state);
+  return { cursor: new Cursor(p.cursor.lastQueryTime, new Set(p.cursor.seen)), parts: p.parts, state };
 }

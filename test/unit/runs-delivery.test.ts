@@ -48,6 +48,28 @@ test('on a pipe, a round is saved only once more than the pipe can hold was acce
   assert.deepEqual(saved(), { 7: 200, 9: 200 });
 });
 
+test('on a pipe, a held round is saved with the progress it had, not what the unit reached since', async () => {
+  const { cp, saved } = await open();
+  let accepted = 0;
+  const ledger = new Ledger(cp, 'per-round', { bound: 64 * KIB, accepted: () => accepted });
+  // One unit, one cursor object that each round moves on, as the runs hand it over.
+  const cursor = new Cursor(100);
+  ledger.unitDone(7, { cursor, parts: 0 });
+  accepted += 40 * KIB;
+  await ledger.roundDone();
+  cursor.lastQueryTime = 200;
+  cursor.seen = new Set(['r2']);
+  ledger.unitDone(7, { cursor, parts: 0 });
+  accepted += 60 * KIB;
+  await ledger.roundDone();
+  cursor.lastQueryTime = 300;
+  ledger.unitDone(7, { cursor, parts: 0 });
+  accepted += 30 * KIB;
+  await ledger.roundDone();
+  // Round 1 was followed by 90 KiB, round 2 by 30: only round 1 is surely read.
+  assert.deepEqual(saved(), { 7: 100 }, 'saving 200 or 300 would skip reports still in the pipe if the reader leaves now');
+});
+
 test('on a pipe, rounds that write nothing wait behind the unread round before them', async () => {
   const { cp, saved } = await open();
   let accepted = 0;
