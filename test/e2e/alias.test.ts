@@ -1,5 +1,5 @@
 /**
- * Aliases through the real binary against the sandbox: set, list, run (placeholders, appended
+ * Aliases against the sandbox (in-process; a shell alias through the binary): set, list, run (placeholders, appended
  * arguments, exit codes passed through, root options before the name), shell aliases through a
  * real sh, delete; a shadowing or malformed alias refused with exit 2 and nothing written.
  */
@@ -21,7 +21,7 @@ describe('alias', () => {
   const stored = (): unknown => (existsSync(config) ? (JSON.parse(readFileSync(config, 'utf8')) as { aliases?: unknown }).aliases : undefined);
 
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
     config = join(h.env.TRACKCTL_CONFIG_DIR!, 'config.json');
   });
   after(async () => {
@@ -91,7 +91,8 @@ describe('alias', () => {
   test('a ! alias runs through sh with the arguments and the profile, and its exit status', async () => {
     const script = '!printf "%s|" "$0" "$@"; printf "%s\\n" "$TRACKCTL_PROFILE"; exit 5';
     assert.equal((await h.run(['alias', 'set', 'sh1', script])).code, 0);
-    const r = await h.run(['-p', 'ops', 'sh1', 'a b', 'c']);
+    // Spawned: sh gets the process's own stdout.
+    const r = await h.spawn(['-p', 'ops', 'sh1', 'a b', 'c']);
     assert.equal(r.code, 5, r.stderr);
     assert.equal(r.stdout, 'sh1|a b|c|ops\n');
   });

@@ -18,7 +18,8 @@ const TO = String(Date.UTC(2026, 10, 25, 9, 0, 0) / 1000);
 describe('appending to a file that ends in a torn line', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+    // In-process; spawned where stdout must be a file opened for append (spawnTo).
+    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400, inProcess: true });
   });
   after(async () => h.close());
 

@@ -94,7 +94,7 @@ async function assertConverged(h: Harness, path: string, extra: string[] = []): 
 describe('apply and export', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();
@@ -248,7 +248,7 @@ shares:
 describe('apply --prune', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();
@@ -281,7 +281,7 @@ describe('apply --prune', () => {
 describe('apply with failures', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h.close();

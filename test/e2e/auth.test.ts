@@ -2,7 +2,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO, runCli, startHarness, type Harness } from '../helpers/cli.js';
+import { DEMO, startHarness, type Harness } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 interface Stored {
   profiles: Record<string, { accessToken?: string; refreshToken?: string; cookies?: string; password?: string; email?: string }>;
@@ -18,7 +19,7 @@ const refreshes = (h: Harness) => h.sandbox.requests.filter((r) => r.method === 
 describe('login, status, token, logout (file credential store)', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ login: false });
+    h = await startHarness({ login: false, inProcess: true });
   });
   after(async () => h.close());
 
@@ -151,7 +152,7 @@ describe('login, status, token, logout (file credential store)', () => {
 describe('renewal', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ login: false });
+    h = await startHarness({ login: false, inProcess: true });
   });
   after(async () => h.close());
 
@@ -173,7 +174,8 @@ describe('renewal', () => {
     await h.login('token');
     h.sandbox.setNow(now);
     h.sandbox.clearRequests();
-    const runs = await Promise.all(Array.from({ length: 20 }, () => h.run(['devices', 'list', '-o', 'json'])));
+    // Processes: the refresh lock is between processes.
+    const runs = await Promise.all(Array.from({ length: 20 }, () => h.spawn(['devices', 'list', '-o', 'json'])));
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     assert.equal(refreshes(h), 1, 'exactly one refresh request');
     assert.equal(h.sandbox.requests.filter((q) => q.status === 401).length, 0);
@@ -214,7 +216,7 @@ describe('renewal', () => {
 describe('credentials from the environment', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ login: false });
+    h = await startHarness({ login: false, inProcess: true });
   });
   after(async () => h.close());
 
@@ -258,7 +260,7 @@ describe('credentials from the environment', () => {
   });
 
   test('--sandbox needs no set-up at all', async () => {
-    const r = await runCli(['--sandbox', 'devices', 'list', '-o', 'json'], { TRACKCTL_CONFIG_DIR: join(h.dir, 'fresh') });
+    const r = await runInProcess(['--sandbox', 'devices', 'list', '-o', 'json'], { env: { TRACKCTL_CONFIG_DIR: join(h.dir, 'fresh') } });
     assert.equal(r.code, 0, r.stderr);
     assert.ok((JSON.parse(r.stdout) as unknown[]).length >= 12);
   });

@@ -21,7 +21,7 @@ const fences = (...features: Array<[string, number[][]]>) =>
 describe('geofence files', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 
@@ -88,7 +88,7 @@ describe('geofence files', () => {
 describe('locations with a scheme', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

@@ -43,7 +43,8 @@ function checkPrintedOnce(r: RunResult, failed: readonly string[]): void {
 describe('one exit rule for multi-unit commands', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    // In-process; watch spawned, as the test stops it with a signal.
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

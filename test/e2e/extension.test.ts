@@ -1,5 +1,5 @@
 /**
- * Extensions through the real binary: real sh scripts named trackctl-NAME on a PATH of temp
+ * Extensions (in-process; spawned where one runs, as it takes the process's stdio): real sh scripts named trackctl-NAME on a PATH of temp
  * directories, run with the arguments, stdin, stdout, stderr, exit status and signal death
  * passed through, the profile's settings in the environment and a token from
  * `trackctl token print`; listed by `extension list`, help and completion; never shadowing a
@@ -28,7 +28,8 @@ describe('extensions', () => {
   };
 
   before(async () => {
-    h = await startHarness();
+    // In-process; spawned where an extension runs (it inherits the process's stdio).
+    h = await startHarness({ inProcess: true });
     first = join(h.dir, 'bin1');
     second = join(h.dir, 'bin2');
     mkdirSync(first);
@@ -49,22 +50,22 @@ describe('extensions', () => {
   });
 
   test('arguments, stdin, stdout, stderr, the exit status and the profile settings pass through', async () => {
-    const r = await h.run(['-o', 'json', 'echo', 'a b', '--flag', '-x'], { env: { PATH: path }, input: 'from stdin\n' });
+    const r = await h.spawn(['-o', 'json', 'echo', 'a b', '--flag', '-x'], { env: { PATH: path }, input: 'from stdin\n' });
     assert.equal(r.code, 3);
     assert.equal(r.stdout, `a b|--flag|-x|\ndefault ${h.sandbox.url} json\nfrom stdin\n`);
     assert.equal(r.stderr, 'oops\n');
-    const prod = await h.run(['-p', 'prod', '--base-url', 'https://fleet.example.com', 'echo'], { env: { PATH: path } });
+    const prod = await h.spawn(['-p', 'prod', '--base-url', 'https://fleet.example.com', 'echo'], { env: { PATH: path } });
     assert.equal(lines(prod.stdout).at(-1), 'prod https://fleet.example.com ');
   });
 
   test('a death by signal is 128+N', async () => {
-    assert.equal((await h.run(['die'], { env: { PATH: path } })).code, 128 + 15);
+    assert.equal((await h.spawn(['die'], { env: { PATH: path } })).code, 128 + 15);
   });
 
   test('an extension gets a token with trackctl token print', async () => {
     const direct = await h.run(['token', 'print']);
     assert.equal(direct.code, 0, direct.stderr);
-    const r = await h.run(['tok'], { env: { PATH: path } });
+    const r = await h.spawn(['tok'], { env: { PATH: path } });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, direct.stdout);
     assert.match(r.stdout.trim(), /^[\w-]+\.[\w-]+\.[\w-]+$/);

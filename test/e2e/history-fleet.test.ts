@@ -63,7 +63,8 @@ describe('history of many units', () => {
   let h: Harness;
   let clock = T0 * 1000;
   before(async () => {
-    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400 });
+    // In-process runs; spawned ones where a process is the point (SIGKILL, SIGINT, a terminal).
+    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, inProcess: true });
   });
   after(async () => {
     await h.close();
@@ -287,25 +288,23 @@ describe('history of many units', () => {
 
   test('a unit deleted mid-run is named on stderr, the rest complete, exit 7', async () => {
     const created = await h.json<{ did: number }>(['devices', 'create', '--name', 'Short-lived', '--tracker-id', '356938035643809', '--type', 'TT8850']);
-    const out = join(h.dir, 'deleted.ndjson');
     const token = (await h.run(['token', 'print'])).stdout.trim();
     await setFaults(h, 'latency=150ms');
     try {
       h.sandbox.clearRequests();
-      const run = spawnTo(h, ['history', '--category', 'device', '--from', ago(DAY), '--concurrency', '1', '-o', 'ndjson'], out);
+      const run = h.run(['history', '--category', 'device', '--from', ago(DAY), '--concurrency', '1', '-o', 'ndjson']);
       // One unit at a time in did order, the new device last: deleted once the run asked for the first unit's history.
       const end = Date.now() + 60_000;
       while (!h.sandbox.requests.some((r) => r.path.startsWith('/reports/history/'))) {
-        if (Date.now() > end) throw new Error(`no history request: ${run.err()}`);
+        if (Date.now() > end) throw new Error('no history request');
         await new Promise((r) => setTimeout(r, 20));
       }
-      // Straight to the service, not through a process that a busy machine is slow to start.
       const del = await fetch(`${h.sandbox.url}/v2/devices/did/${created.did}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
       assert.equal(del.status, 200, await del.text());
-      const code = await run.exit;
-      assert.equal(code, 7, run.err());
-      assert.match(run.err(), new RegExp(`unit ${created.did}\\b`));
-      const dids = new Set(lines(readFileSync(out, 'utf8')).map((l) => (JSON.parse(l) as Feature).properties.did));
+      const r = await run;
+      assert.equal(r.code, 7, r.stderr);
+      assert.match(r.stderr, new RegExp(`unit ${created.did}\\b`));
+      const dids = new Set(lines(r.stdout).map((l) => (JSON.parse(l) as Feature).properties.did));
       for (const did of [2004, 2005, 2010, 2015]) assert.ok(dids.has(did), `unit ${did} completed`);
     } finally {
       await setFaults(h, '');

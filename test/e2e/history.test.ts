@@ -52,7 +52,8 @@ describe('history', () => {
   let did: number;
   let clock = T0 * 1000;
   before(async () => {
-    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, benchReports: 30_000 });
+    // In-process runs; spawned ones (spawnCli) where the test signals the process.
+    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, benchReports: 30_000, inProcess: true });
     const devices = await h.json<Array<{ did: number; name: string }>>(['devices', 'list']);
     did = (devices[0] as { did: number }).did;
   });

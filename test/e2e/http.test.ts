@@ -20,7 +20,7 @@ const statuses = (h: Harness, path: string) => h.sandbox.requests.filter((r) => 
 describe('HTTP layer against a faulty sandbox', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 
@@ -114,7 +114,7 @@ describe('HTTP layer: addresses and bodies', () => {
   let odd: Server;
   let oddUrl = '';
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
     odd = createServer((req, res) => {
       if (req.url === '/v2/devices/') {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -172,11 +172,12 @@ describe('HTTP layer: addresses and bodies', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     try {
-      const via = await h.run(['devices', 'list', '-o', 'json'], { env: { HTTP_PROXY: proxyUrl } });
+      // Spawned: undici's proxy agent reads the proxy variables from the process's environment.
+      const via = await h.spawn(['devices', 'list', '-o', 'json'], { env: { HTTP_PROXY: proxyUrl } });
       assert.equal(via.code, 0, via.stderr);
       assert.deepEqual(seen, [new URL(h.sandbox.url).host], 'the request went through the proxy');
       seen.length = 0;
-      const direct = await h.run(['devices', 'list', '-o', 'json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
+      const direct = await h.spawn(['devices', 'list', '-o', 'json'], { env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
       assert.equal(direct.code, 0, direct.stderr);
       assert.deepEqual(seen, []);
     } finally {

@@ -28,7 +28,7 @@ const SPEC = 'error=0.05,status=500|502|503,drop=0.03,drop-after=0.05,seed=3';
 describe('import with fault injection (end to end)', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

@@ -7,7 +7,7 @@ import { startHarness, type Harness } from '../helpers/cli.js';
 describe('import: invalid input (end to end)', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

@@ -39,7 +39,7 @@ function reportOf(text: string): Row[] {
 describe('import (end to end against the sandbox)', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

@@ -13,13 +13,14 @@ import { needJq } from './jq-corpus.js';
 describe('--jq: streaming, a memory bound, the environment, variables and local time', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    // In-process; spawned where the reader of stdout leaves.
+    h = await startHarness({ inProcess: true });
   });
   after(async () => {
     await h?.close();
   });
 
-  /** The environment trackctl runs with in h.run (test/helpers/cli.ts), for Debian's jq to get the same. */
+  /** The environment trackctl runs with in h.run and h.spawn (test/helpers/cli.ts, in-process.ts), for Debian's jq to get the same. */
   const envOf = (extra: Record<string, string> = {}): Record<string, string> => {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...h.env, ...extra })) if (v !== undefined) env[k] = v;

@@ -8,15 +8,14 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, killAndRerun, readLake, T0, tree } from '../helpers/lake.js';
+import type { Harness } from '../helpers/cli.js';
+import { FROM, killAndRerun, readLake, startLakeHarness, tree } from '../helpers/lake.js';
 import { needPyarrow } from '../helpers/parquet.js';
 
 describe('history --layout hive, killed', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h } = await startLakeHarness());
   });
   after(async () => {
     await h?.close();
@@ -24,9 +23,9 @@ describe('history --layout hive, killed', () => {
 
   test('SIGKILL at random moments with --checkpoint, then re-runs: every report in exactly one file', async (t) => {
     if (!needPyarrow(t)) return;
-    // The stream of the window, which also times a whole run here.
+    // The stream of the window, which also times a whole run of the binary here (spawned, as the killed runs are).
     const t0 = Date.now();
-    const r = await h.run(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
+    const r = await h.spawn(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
     const fullMs = Date.now() - t0;
     assert.equal(r.code, 0, r.stderr);
     const stream = h.file('stream.ndjson', r.stdout);

@@ -7,8 +7,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, readLake, T0, tree } from '../helpers/lake.js';
+import type { Harness } from '../helpers/cli.js';
+import { FROM, readLake, startLakeHarness, tree } from '../helpers/lake.js';
 import { needPyarrow } from '../helpers/parquet.js';
 
 describe('history --layout hive: partitions, sizes, shards', () => {
@@ -16,12 +16,8 @@ describe('history --layout hive: partitions, sizes, shards', () => {
   let stream: string;
   let dids: number[];
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
-    const r = await h.run(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
-    assert.equal(r.code, 0, r.stderr);
-    stream = h.file('stream.ndjson', r.stdout);
-    dids = [...new Set(r.stdout.trim().split('\n').map((l) => (JSON.parse(l) as { properties: { did: number } }).properties.did))].sort((a, b) => a - b);
+    ({ h, stream } = await startLakeHarness({ stream: true }));
+    dids = [...new Set(readFileSync(stream, 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { properties: { did: number } }).properties.did))].sort((a, b) => a - b);
     assert.ok(dids.length >= 5, 'the demo fleet has units with history');
   });
   after(async () => {

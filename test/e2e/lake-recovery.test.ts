@@ -12,8 +12,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, startHarness, type Harness, type RunResult } from '../helpers/cli.js';
-import { FROM, T0, tree } from '../helpers/lake.js';
+import { BIN, type Harness, type RunResult } from '../helpers/cli.js';
+import { FROM, startLakeHarness, tree } from '../helpers/lake.js';
 
 /** Loaded into the binary: SIGKILLs it at the first rename after a part was published (the save that moves the units). */
 const KILL_AFTER_PUBLISHING = String.raw`
@@ -38,14 +38,13 @@ interface Killed extends RunResult {
 describe('a checkpoint that names parts', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h } = await startLakeHarness());
   });
   after(async () => {
     await h?.close();
   });
 
-  /** The binary run in `cwd` (with a preload when given). */
+  /** The binary run in `cwd` (with a preload when given): the working directory and the preload are a process's. */
   const runIn = (cwd: string, args: string[], preload?: string): Promise<Killed> =>
     new Promise((resolve, reject) => {
       const child = spawn(process.execPath, [...(preload ? ['--require', preload] : []), BIN, ...args], {

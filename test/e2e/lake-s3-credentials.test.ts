@@ -13,9 +13,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { S3Client } from '../../src/lake/s3/client.js';
 import { fixedCredentials } from '../../src/lake/s3/refresh.js';
-import { ROOT, startHarness, type Harness } from '../helpers/cli.js';
+import { ROOT, type Harness } from '../helpers/cli.js';
 import { startFakeAws, temporaryKeys, type FakeAws } from '../helpers/fake-aws.js';
-import { FROM, T0 } from '../helpers/lake.js';
+import { FROM, startLakeHarness } from '../helpers/lake.js';
 import { S3_BUCKET, S3_LIMITS, startS3Server, type S3Server } from '../helpers/s3rver.js';
 
 const KEYS = temporaryKeys('E2E', 10);
@@ -28,8 +28,7 @@ describe('history to S3 with the credentials a cluster hands out', () => {
   let aws: FakeAws;
   let closedPort: number;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h } = await startLakeHarness());
     s3 = await startS3Server(ROOT, KEYS);
     aws = await startFakeAws({ keys: KEYS, webIdentityTokens: [WEB_TOKEN], containerToken: CONTAINER_TOKEN, denied: ['arn:aws:iam::111122223333:role/denied'] });
     const server = createServer();

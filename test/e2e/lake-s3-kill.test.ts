@@ -8,8 +8,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, killAndRerun, readLake, T0 } from '../helpers/lake.js';
+import { ROOT, type Harness } from '../helpers/cli.js';
+import { FROM, killAndRerun, readLake, startLakeHarness } from '../helpers/lake.js';
 import { needPyarrow } from '../helpers/parquet.js';
 import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
 
@@ -17,8 +17,7 @@ describe('history --layout hive to S3, killed', () => {
   let h: Harness;
   let s3: S3Server;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h } = await startLakeHarness());
     s3 = await startS3Server(ROOT);
   });
   after(async () => {
@@ -28,9 +27,9 @@ describe('history --layout hive to S3, killed', () => {
 
   test('SIGKILL at random moments with --checkpoint, then re-runs: every report in exactly one object', async (t) => {
     if (!needPyarrow(t)) return;
-    // The stream of the window, which also times a whole run here.
+    // The stream of the window, which also times a whole run of the binary here (spawned, as the killed runs are).
     const t0 = Date.now();
-    const r = await h.run(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
+    const r = await h.spawn(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
     const fullMs = Date.now() - t0;
     assert.equal(r.code, 0, r.stderr);
     const stream = h.file('stream.ndjson', r.stdout);

@@ -8,8 +8,8 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, T0 } from '../helpers/lake.js';
+import type { Harness } from '../helpers/cli.js';
+import { FROM, startLakeHarness } from '../helpers/lake.js';
 
 interface FakeStore {
   endpoint: string;
@@ -69,8 +69,7 @@ describe('history --layout hive to S3: --retries and --timeout', () => {
   let store: FakeStore;
   const args = (prefix: string): string[] => ['history', '--all-units', '--from', FROM, '--out-dir', `s3://lake/${prefix}`, '--layout', 'hive', '-o', 'ndjson'];
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h } = await startLakeHarness());
     store = await startFakeStore();
   });
   after(async () => {

@@ -6,8 +6,8 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ROOT, startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, readLake, T0 } from '../helpers/lake.js';
+import { ROOT, type Harness } from '../helpers/cli.js';
+import { FROM, readLake, startLakeHarness } from '../helpers/lake.js';
 import { needPyarrow } from '../helpers/parquet.js';
 import { S3_BUCKET, startS3Server, type S3Server } from '../helpers/s3rver.js';
 
@@ -16,12 +16,8 @@ describe('history --layout hive to S3', () => {
   let s3: S3Server;
   let stream: string;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h, stream } = await startLakeHarness({ stream: true }));
     s3 = await startS3Server(ROOT);
-    const r = await h.run(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
-    assert.equal(r.code, 0, r.stderr);
-    stream = h.file('stream.ndjson', r.stdout);
   });
   after(async () => {
     await s3?.close();

@@ -5,14 +5,13 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, T0 } from '../helpers/lake.js';
+import type { Harness } from '../helpers/cli.js';
+import { FROM, startLakeHarness } from '../helpers/lake.js';
 
 describe('--shard on report and watch', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
+    ({ h } = await startLakeHarness());
   });
   after(async () => {
     await h?.close();

@@ -7,19 +7,15 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startHarness, type Harness } from '../helpers/cli.js';
-import { FROM, readLake, T0, tree } from '../helpers/lake.js';
+import type { Harness } from '../helpers/cli.js';
+import { FROM, readLake, startLakeHarness, tree } from '../helpers/lake.js';
 import { needPyarrow } from '../helpers/parquet.js';
 
 describe('history --layout hive', () => {
   let h: Harness;
   let stream: string;
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
-    await h.login();
-    const r = await h.run(['history', '--all-units', '--from', FROM, '-o', 'ndjson']);
-    assert.equal(r.code, 0, r.stderr);
-    stream = h.file('stream.ndjson', r.stdout);
+    ({ h, stream } = await startLakeHarness({ stream: true }));
   });
   after(async () => {
     await h?.close();

@@ -19,7 +19,8 @@ describe('local write failures', () => {
   let h: Harness;
   let notADir = '';
   before(async () => {
-    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+    // In-process; spawned where stdout itself is the full disk (spawnTo).
+    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400, inProcess: true });
     notADir = h.file('notes.txt', 'a regular file\n');
   });
   after(async () => h.close());

@@ -21,7 +21,9 @@ const ago = (seconds: number): string => String(T0 - seconds);
 
 let h: Harness;
 before(async () => {
-  h = await startHarness({ now: () => T0 * 1000 });
+  // In-process; spawned where the load of modules is looked at, and for map, which runs the binary
+  // again as its child (process.argv[1]: in this process, the test file).
+  h = await startHarness({ now: () => T0 * 1000, inProcess: true });
 });
 after(async () => {
   await h?.close();
@@ -74,7 +76,7 @@ test('-o html is offered where it works, and only there', async () => {
 
 /** Whether the run loaded the chunk that holds Leaflet (NODE_DEBUG=trackctl lists each dist/ file loaded). */
 async function loadsLeaflet(args: string[]): Promise<boolean> {
-  const r = await h.run(args, { env: { NODE_DEBUG: 'trackctl' } });
+  const r = await h.spawn(args, { env: { NODE_DEBUG: 'trackctl' } });
   assert.equal(r.code, 0, r.stderr.slice(-500));
   const files = loadedDistFiles(r.stderr);
   assert.ok(files.length > 0, 'the loaded files are listed');
@@ -90,7 +92,7 @@ test('Leaflet and the page code load only for -o html', async () => {
 });
 
 test('map without a terminal: writes a temporary page and prints its path', async () => {
-  const r = await h.run(['map', 'history', '2004', '--from', ago(DAY)]);
+  const r = await h.spawn(['map', 'history', '2004', '--from', ago(DAY)]);
   assert.equal(r.code, 0, r.stderr);
   const path = r.stdout.trim();
   assert.match(path, /^\/.*trackctl-maps\/history-\d{8}-\d{6}-[0-9a-f]{6}\.html$/);
@@ -103,7 +105,7 @@ test('map without a terminal: writes a temporary page and prints its path', asyn
   } finally {
     rmSync(path, { force: true });
   }
-  const units = await h.run(['-q', 'map', 'units', '--category', 'sensor']);
+  const units = await h.spawn(['-q', 'map', 'units', '--category', 'sensor']);
   assert.equal(units.code, 0, units.stderr);
   const page = readFileSync(units.stdout.trim(), 'utf8');
   rmSync(units.stdout.trim());
@@ -116,7 +118,7 @@ test('map: usage errors, and a failed command leaves no page', async () => {
   await h.expectUsage(['map', 'history', '2004', '-o', 'json'], 'drop -o json');
   // map runs the binary again as its child (which refuses abc): a process, so spawned.
   h.sandbox.clearRequests();
-  const abc = await h.run(['map', 'history', 'abc']);
+  const abc = await h.spawn(['map', 'history', 'abc']);
   assert.equal(abc.code, 2, abc.stderr);
   assert.match(abc.stderr, /abc/);
   // Reports without a map say so, and name the ones with one (not "unknown output format": no -o was given).
@@ -128,7 +130,7 @@ test('map: usage errors, and a failed command leaves no page', async () => {
     assert.equal(r.stdout, '');
   }
   assert.deepEqual(h.sent(), [], 'nothing was sent');
-  const r = await h.run(['map', 'history', '999999']);
+  const r = await h.spawn(['map', 'history', '999999']);
   assert.equal(r.code, 4, r.stderr);
   assert.equal(r.stdout, '');
   assert.match(r.stderr, /999999/);

@@ -22,7 +22,7 @@ describe('--output-file and what it names', () => {
   let h: Harness;
   let expected = '';
   before(async () => {
-    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400, inProcess: true });
     const plain = await h.run(HISTORY);
     assert.equal(plain.code, 0, plain.stderr);
     expected = plain.stdout;
@@ -33,7 +33,8 @@ describe('--output-file and what it names', () => {
   test('/dev/stdout (a link to /proc/self/fd/1) is stdout: on a pipe, and on a file opened for append', async () => {
     const stdoutLink = join(h.dir, 'stdout');
     symlinkSync('/proc/self/fd/1', stdoutLink);
-    const piped = await h.run([...HISTORY, '--output-file', stdoutLink]);
+    // Spawned: /proc/self/fd/1 is the process's own stdout.
+    const piped = await h.spawn([...HISTORY, '--output-file', stdoutLink]);
     assert.equal(piped.code, 0, piped.stderr);
     assert.equal(piped.stdout, expected, 'the data arrives on stdout');
     const appended = join(h.dir, 'appended.ndjson');

@@ -31,7 +31,7 @@ describe('report', { timeout: 900_000 }, () => {
   let vehicles: number[];
   const truths = new Map<number, Truth>();
   before(async () => {
-    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+    h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400, inProcess: true });
     const devices = await h.json<Array<{ did: number; isActive: number }>>(['devices', 'list']);
     vehicles = devices.map((d) => d.did);
     for (const did of vehicles) {

@@ -1,4 +1,8 @@
-/** `trackctl sandbox start|reset` as a user runs them: a separate process, stopped with a signal. */
+/**
+ * `trackctl sandbox start|reset` as a user runs them: a separate process, stopped with a signal.
+ * The clients of it run in-process; so does reset. Bad options stay spawned: one accepted by
+ * mistake would start a server inside the test.
+ */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -7,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { BIN, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 async function startServer(args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [BIN, 'sandbox', 'start', '--port', '0', ...args], {
@@ -27,9 +32,9 @@ test('sandbox start prints its base URL first, serves the interface, persists to
 
   const one = await startServer(['--state', state, '--seed', '7'], env);
   assert.match(one.first, /^base-url: http:\/\/127\.0\.0\.1:\d+$/);
-  const login = await runCli(['login', '--email', 'demo@example.com', '--password-stdin'], { ...env, TRACKCTL_BASE_URL: one.url }, { input: 'demo\n' });
+  const login = await runInProcess(['login', '--email', 'demo@example.com', '--password-stdin'], { env: { ...env, TRACKCTL_BASE_URL: one.url }, input: 'demo\n' });
   assert.equal(login.code, 0, login.stderr);
-  const created = await runCli(['groups', 'create', '--name', 'Survives restarts', '-o', 'json'], { ...env, TRACKCTL_BASE_URL: one.url });
+  const created = await runInProcess(['groups', 'create', '--name', 'Survives restarts', '-o', 'json'], { env: { ...env, TRACKCTL_BASE_URL: one.url } });
   assert.equal(created.code, 0, created.stderr);
   const gid = (JSON.parse(created.stdout) as { gid: number }).gid;
   one.child.kill('SIGINT');
@@ -37,13 +42,13 @@ test('sandbox start prints its base URL first, serves the interface, persists to
   assert.ok(existsSync(state));
 
   const two = await startServer(['--state', state], env);
-  const again = await runCli(['groups', 'get', String(gid), '-o', 'json'], { ...env, TRACKCTL_BASE_URL: two.url });
+  const again = await runInProcess(['groups', 'get', String(gid), '-o', 'json'], { env: { ...env, TRACKCTL_BASE_URL: two.url } });
   assert.equal(again.code, 0, again.stderr);
   assert.equal((JSON.parse(again.stdout) as { name: string }).name, 'Survives restarts');
   two.child.kill('SIGTERM');
   assert.equal(await two.exited, 0, 'exit 0 after SIGTERM');
 
-  const reset = await runCli(['sandbox', 'reset', '--state', state], env);
+  const reset = await runInProcess(['sandbox', 'reset', '--state', state], { env });
   assert.equal(reset.code, 0, reset.stderr);
   assert.equal(existsSync(state), false);
 });

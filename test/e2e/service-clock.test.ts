@@ -36,7 +36,7 @@ describe('a proxy whose Date header runs an hour ahead', () => {
   let clock = T0 * 1000;
 
   before(async () => {
-    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400 });
+    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, inProcess: true });
     proxy = await startProxy(h.sandbox.url);
     proxy.rules = { dateShiftS: HOUR };
   });
@@ -77,7 +77,7 @@ describe('a proxy whose Date header runs an hour ahead, on the service\'s own ti
 
   before(async () => {
     // The sandbox on this machine's clock: the proxy's Date is an hour ahead of both.
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
     proxy = await startProxy(h.sandbox.url);
     proxy.rules = { dateShiftS: HOUR };
   });

@@ -16,7 +16,7 @@ const writes = (h: Harness) => h.sandbox.requests.filter((r) => r.method !== 'GE
 describe('prompts in a real terminal', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 
@@ -147,7 +147,7 @@ describe('prompts in a real terminal', () => {
 describe('prompts without a terminal', () => {
   let h: Harness;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
   });
   after(async () => h.close());
 

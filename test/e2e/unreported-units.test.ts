@@ -27,7 +27,7 @@ describe('a unit that never reported', () => {
   let h: Harness;
   let did = 0;
   before(async () => {
-    h = await startHarness();
+    h = await startHarness({ inProcess: true });
     const created = await h.json<{ did: number }>(['devices', 'create', '--name', 'Van 7', '--tracker-id', '356938035643809', '--type', 'TT8850']);
     did = created.did;
   });

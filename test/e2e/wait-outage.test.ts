@@ -22,7 +22,7 @@ describe('wait when every history request fails', () => {
   };
 
   before(async () => {
-    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400 });
+    h = await startHarness({ now: () => T0 * 1000, sessionTtl: 30 * 86400, inProcess: true });
     proxy = await startProxy(h.sandbox.url);
   });
   after(async () => {

@@ -76,7 +76,8 @@ describe('wait', () => {
   }
 
   before(async () => {
-    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400 });
+    // In-process runs; spawned ones where the test signals the process.
+    h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, inProcess: true });
     const list = await h.json<UnitRec[]>(['units', '--category', 'device']);
     units = new Map(list.filter((u) => u.did !== undefined).map((u) => [u.did!, u]));
     clock = T1 * 1000;

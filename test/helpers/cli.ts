@@ -63,6 +63,8 @@ export interface Harness {
   dir: string;
   env: Record<string, string>;
   run(args: string[], opts?: RunOptions): Promise<RunResult>;
+  /** Spawns the binary, whatever `inProcess` says: for a run whose test needs a process (its own stdio, env read at start-up, other processes). */
+  spawn(args: string[], opts?: RunOptions): Promise<RunResult>;
   /** Runs the command line in this process (in-process.ts) against the harness's sandbox and directories. */
   runIn(args: string[], opts?: Omit<InProcessOptions, 'http'>): Promise<RunResult>;
   /** Runs and asserts exit 0, returning stdout parsed as JSON. */
@@ -104,6 +106,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     dir,
     env,
     run: (args, opts) => (options.inProcess ? h.runIn(args, opts) : runCli(args, env, opts)),
+    spawn: (args, opts) => runCli(args, env, opts),
     runIn: (args, opts) => runInProcess(args, { ...opts, env: { ...env, ...opts?.env } }),
     async json<T>(args: string[], opts?: RunOptions): Promise<T> {
       const r = await h.run([...args, '-o', 'json'], opts);

@@ -23,7 +23,7 @@ import type { IO } from '../../src/io/delivery/streams.js';
 import type { Sandbox } from '../../src/sandbox/index.js';
 
 export interface InProcessOptions {
-  /** The whole environment of the run (PATH and HOME are added); TRACKCTL_CONFIG_DIR/DATA_DIR default to a temp directory. */
+  /** The whole environment of the run (PATH and HOME are added); without TRACKCTL_CONFIG_DIR, config and data are in a temp directory. */
   env?: Record<string, string | undefined>;
   /** stdin's text (ended: as the spawning harness gives). */
   input?: string;
@@ -85,9 +85,10 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
   let scratch: string | undefined;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries({ PATH: process.env.PATH, HOME: process.env.HOME, ...opts.env })) if (v !== undefined) env[k] = v;
-  if (env.TRACKCTL_CONFIG_DIR === undefined || env.TRACKCTL_DATA_DIR === undefined) {
+  // Given a config directory, the data directory is the program's to derive (<config>/data), as for the binary.
+  if (env.TRACKCTL_CONFIG_DIR === undefined) {
     scratch = mkdtempSync(join(tmpdir(), 'trackctl-inproc-'));
-    env.TRACKCTL_CONFIG_DIR ??= join(scratch, 'config');
+    env.TRACKCTL_CONFIG_DIR = join(scratch, 'config');
     env.TRACKCTL_DATA_DIR ??= join(scratch, 'data');
   }
   if (opts.http) env.TRACKCTL_BASE_URL = opts.http.url;

@@ -101,7 +101,8 @@ export interface LoadOptions {
 
 /** The S3 settings from the environment and the shared files, and the first credentials; a clear error when there are none. */
 export async function loadS3Config(env: Env, opts: LoadOptions = {}): Promise<S3Config> {
-  const home = opts.home ?? homedir();
+  // HOME of the environment given, as os.homedir() reads it from the process's: the same for the binary, and a run in-process sees its own.
+  const home = opts.home ?? nonEmpty(env.HOME) ?? homedir();
   const named = nonEmpty(env.AWS_PROFILE) ?? nonEmpty(env.AWS_DEFAULT_PROFILE);
   const profile = named ?? 'default';
   const credentialsPath = nonEmpty(env.AWS_SHARED_CREDENTIALS_FILE) ?? join(home, '.aws', 'credentials');
