@@ -15,6 +15,14 @@
  * holding a numeric string become numbers, a member that is absent is undefined, a repeated
  * one is its last. test/unit/report-point.test.ts holds it to JSON.parse on generated reports,
  * valid and broken.
+ *
+ * A service writes a unit's reports alike: most members of a report are, byte for byte, the
+ * member at the same place in the report before (the name, the type, the address while parked,
+ * the message), and those bytes were checked when that report was read. Each reader keeps where
+ * the last report's members lay (Members); a member whose bytes, with the byte after its value,
+ * are those of the member before it is that member again: it is compared four bytes at a time
+ * (a DataView) instead of read byte by byte, and its value, when wanted, is the one read then.
+ * On the bench unit's reports that takes the reader from 2.3 to 1.6 µs a report (CPU, loaded machine).
  */
 import type { ReportPoint } from './types.js';
 import { toNumber } from './tolerant.js';
@@ -129,8 +137,45 @@ const shapeFields: number[] = [];
 
 type Properties = ReportPoint['properties'];
 
-/** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. */
-function readProperties(b: Buffer, i: number, p: Properties): void {
+/** Where the members of the last report read lay, in `bytes` (their names' opening quotes), and what they held. */
+class Members {
+  /** How many are known; 0 after a report that was not read to its end. */
+  count = 0;
+  bytes: Buffer = Buffer.alloc(0);
+  view = new DataView(this.bytes.buffer);
+  /** From the name's opening quote to the byte after the value, that byte included. */
+  readonly start = new Int32Array(MAX_SHAPE);
+  readonly length = new Int32Array(MAX_SHAPE);
+  readonly field = new Uint8Array(MAX_SHAPE);
+  /** The value read, for a wanted member. */
+  readonly value: unknown[] = new Array(MAX_SHAPE).fill(undefined);
+  /** Where the members are kept when the chunk that holds them is overwritten. */
+  private spare = Buffer.alloc(1024);
+
+  /** The chunk holding them is about to be overwritten: they are copied aside. */
+  keep(): void {
+    if (this.count === 0) return;
+    const last = this.count - 1;
+    const from = this.start[0] as number;
+    const to = (this.start[last] as number) + (this.length[last] as number);
+    if (this.spare.length < to - from) this.spare = Buffer.alloc(2 * (to - from));
+    this.bytes.copy(this.spare, 0, from, to);
+    for (let k = 0; k <= last; k++) (this.start[k] as number) -= from;
+    this.bytes = this.spare;
+    this.view = new DataView(this.spare.buffer, this.spare.byteOffset, this.spare.length);
+  }
+}
+
+/** Whether the n bytes at i in v are those at o in w (n ≥ 4: a member is a name, a colon, a value and a byte), four at a time, the last four overlapping. */
+function same(v: DataView, i: number, w: DataView, o: number, n: number): boolean {
+  for (let k = 0; k + 4 < n; k += 4) if (v.getInt32(i + k, true) !== w.getInt32(o + k, true)) return false;
+  return v.getInt32(i + n - 4, true) === w.getInt32(o + n - 4, true);
+}
+
+/** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. `m` learns its members. */
+function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Members): void {
+  const known = m.count;
+  m.count = 0; // until the object is read to its end
   let j = ws(b, i + 1);
   if (b[j] === 0x7d) {
     pos = j + 1;
@@ -138,6 +183,21 @@ function readProperties(b: Buffer, i: number, p: Properties): void {
   }
   for (let k = 0; ; k++) {
     if (b[j] !== 0x22) return void (pos = -1);
+    if (k < known) {
+      const n = m.length[k] as number;
+      // within the bytes (a member cut by the chunk's end meets the zero guard, which no member holds)
+      if (j + n <= b.length && same(v, j, m.view, m.start[k] as number, n)) {
+        m.start[k] = j;
+        setField(p, m.field[k] as number, m.value[k]);
+        j = ws(b, j + n - 1);
+        const c = b[j] as number;
+        if (c === 0x7d) return void ((pos = j + 1), (m.count = k + 1), (m.bytes = b), (m.view = v));
+        if (c !== 0x2c) return void (pos = -1);
+        j = ws(b, j + 1);
+        continue;
+      }
+    }
+    const member = j;
     const from = j + 1;
     let to = -1;
     let field = 0;
@@ -164,56 +224,80 @@ function readProperties(b: Buffer, i: number, p: Properties): void {
     j = ws(b, to + 1);
     if (b[j] !== 0x3a) return void (pos = -1);
     j = ws(b, j + 1);
-    switch (field) {
-      case 0: {
-        // not wanted, only checked: the usual kinds straight, not through skipValue
-        const c = b[j] as number;
-        if (c === 0x22) pos = skipString(b, j);
-        else if (c === 0x2d || isDigit(c)) number(b, j, false);
-        else pos = skipValue(b, j, 2);
-        break;
-      }
-      case 1:
-        p.lat = readValue(b, j, true) as number;
-        break;
-      case 2:
-        p.lng = readValue(b, j, true) as number;
-        break;
-      case 3:
-        p.did = readValue(b, j, true) as number;
-        break;
-      case 4:
-        p.date = readValue(b, j, true) as number;
-        break;
-      case 5:
-        p.name = readValue(b, j, false) as string;
-        break;
-      case 6:
-        p.speed = readValue(b, j, true) as number;
-        break;
-      case 7:
-        p.address = readValue(b, j, false) as string | null;
-        break;
-      case 8:
-        p.odometer = readValue(b, j, true) as number | null;
-        break;
-      case 9:
-        p.reportType = readValue(b, j, false) as string;
-        break;
-      default:
-        p.reportValue = readValue(b, j, false) as string;
+    let value: unknown;
+    if (field === 0) {
+      // not wanted, only checked: the usual kinds straight, not through skipValue
+      const c = b[j] as number;
+      if (c === 0x22) pos = skipString(b, j);
+      else if (c === 0x2d || isDigit(c)) number(b, j, false);
+      else pos = skipValue(b, j, 2);
+    } else {
+      // lat, lng, did, date, speed and odometer are numeric (a numeric string becomes its number)
+      value = readValue(b, j, field <= 4 || field === 6 || field === 8);
+      if (pos >= 0) setField(p, field, value);
     }
     if (pos < 0) return;
+    if (k < MAX_SHAPE) {
+      m.start[k] = member;
+      m.length[k] = pos + 1 - member;
+      m.field[k] = field;
+      m.value[k] = value;
+    }
     j = ws(b, pos);
     const c = b[j] as number;
-    if (c === 0x7d) return void (pos = j + 1);
+    if (c === 0x7d) {
+      pos = j + 1;
+      if (k < MAX_SHAPE) {
+        m.count = k + 1;
+        m.bytes = b;
+        m.view = v;
+      }
+      return;
+    }
     if (c !== 0x2c) return void (pos = -1);
     j = ws(b, j + 1);
   }
 }
 
+/** Sets the wanted member `field` (fieldOf) of p. */
+function setField(p: Properties, field: number, value: unknown): void {
+  switch (field) {
+    case 0:
+      return;
+    case 1:
+      p.lat = value as number;
+      return;
+    case 2:
+      p.lng = value as number;
+      return;
+    case 3:
+      p.did = value as number;
+      return;
+    case 4:
+      p.date = value as number;
+      return;
+    case 5:
+      p.name = value as string;
+      return;
+    case 6:
+      p.speed = value as number;
+      return;
+    case 7:
+      p.address = value as string | null;
+      return;
+    case 8:
+      p.odometer = value as number | null;
+      return;
+    case 9:
+      p.reportType = value as string;
+      return;
+    default:
+      p.reportValue = value as string;
+  }
+}
+
 /** The feature at `start`: its properties read into a new point; pos past it. */
-function readFeature(b: Buffer, start: number): ReportPoint | undefined {
+function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportPoint | undefined {
   if (b[start] !== 0x7b) return undefined;
   let p: Properties | undefined;
   let j = ws(b, start + 1);
@@ -231,7 +315,7 @@ function readFeature(b: Buffer, start: number): ReportPoint | undefined {
         did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
         odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
       } as unknown as Properties;
-      readProperties(b, j, p);
+      readProperties(b, v, j, p, m);
       j = pos;
     } else j = skipValue(b, j, 1);
     if (j < 0) return undefined;
@@ -256,19 +340,26 @@ export class PointReader {
   end = 0;
   /** The loaded bytes and the guard; a buffer of up to KEPT bytes is kept for the next chunk. */
   private padded = Buffer.alloc(64 * 1024 + GUARD);
+  private view = new DataView(this.padded.buffer, this.padded.byteOffset, this.padded.length);
   private kept = this.padded;
+  /** The members of the last report read. */
+  private readonly members = new Members();
 
   load(chunk: Buffer): void {
     const n = chunk.length;
-    this.padded = this.kept.length >= n + GUARD ? this.kept : Buffer.alloc(n + GUARD);
-    if (this.padded.length <= KEPT) this.kept = this.padded;
-    chunk.copy(this.padded, 0);
-    this.padded.fill(0, n, n + GUARD);
+    this.members.keep();
+    const padded = this.kept.length >= n + GUARD ? this.kept : Buffer.alloc(n + GUARD);
+    if (padded !== this.padded) this.view = new DataView(padded.buffer, padded.byteOffset, padded.length);
+    this.padded = padded;
+    if (padded.length <= KEPT) this.kept = padded;
+    chunk.copy(padded, 0);
+    padded.fill(0, n, n + GUARD);
   }
 
   /** The point of the report whose opening brace is at `start` in the loaded chunk, or undefined: malformed, unusual or cut off (see above). */
   read(start: number): ReportPoint | undefined {
-    const point = readFeature(this.padded, start);
+    const point = readFeature(this.padded, this.view, start, this.members);
+    if (point === undefined) this.members.count = 0;
     this.end = pos;
     return point;
   }
