@@ -242,9 +242,7 @@ export class MotionTracker {
         this.tellSilence(last, f, 'moving before it, not at rest on both sides: the move went on across it');
       }
       for (let k = 0; k < i; k++) run.add(c[k] as Fix);
-      // in place: splice would make an array of the removed fixes on nearly every report of a drive
-      c.copyWithin(0, i);
-      c.length -= i;
+      c.splice(0, i);
     }
     if (c.length >= MAX_HELD) run.add(c.shift() as Fix);
     c.push(f);
