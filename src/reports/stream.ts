@@ -43,10 +43,12 @@ export async function* byUnit<T>(
 }
 
 /**
- * What a processor returns when a report completed nothing, as most do: one frozen array for
- * all, so that a report costs no array of its own (the callers only iterate what push returns).
+ * What a processor returns when a report completed nothing, as most do: one array for all, so
+ * that a report costs no array of its own (callers only iterate what push returns; its type
+ * forbids writing to it). Not frozen: a frozen array is of another elements kind, and the
+ * loops that iterate what push returns would then see two kinds and compile slower.
  */
-export const NONE: readonly never[] = Object.freeze([]);
+export const NONE: readonly never[] = [];
 
 /** A processor fed by another: `inner` receives what `outer` emits (reports in date order, for instance). */
 export function chain<T>(outer: UnitProcessor<ReportPoint>, inner: UnitProcessor<T>): UnitProcessor<T> {
