@@ -18,15 +18,17 @@
  *
  * A service writes a unit's reports alike: most members of a report are, byte for byte, the
  * member at the same place in the report before (the name, the type, the address while parked,
- * the message), and those bytes were checked when that report was read. Each reader keeps where
- * the last report's members lay (Members); a member whose bytes, with the byte after its value,
- * are those of the member before it is that member again: it is compared four bytes at a time
- * (a DataView) instead of read byte by byte, and its value, when wanted, is the one read then.
- * On the bench unit's reports that takes the reader from 2.3 to 1.6 µs a report (CPU, loaded machine).
+ * the message), and those bytes were checked when that report was read. Each reader keeps
+ * where the last report's members lay (Members, report-point-members.ts); a member whose bytes,
+ * with the byte after its value, are those of the member before it is that member again: it is
+ * compared four bytes at a time (a DataView) instead of read byte by byte, and its value, when
+ * wanted, is the one read then. On the bench unit's reports that takes the reader from 2.3 to
+ * 1.6 µs a report (CPU, loaded machine).
  */
 import type { ReportPoint } from './types.js';
 import { toNumber } from './tolerant.js';
 import { escapeEnd, isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
+import { MAX_SHAPE, Members, same, setField, skipPoint } from './report-point-members.js';
 
 /** Where the value just read ended, -1 when it was malformed (module state: no allocation per value). */
 let pos = 0;
@@ -131,46 +133,10 @@ function fieldOf(b: Buffer, from: number, to: number): number {
  * checked when first read, both checks and tells it. Any other name is read and told the
  * long way, and takes its place here.
  */
-const MAX_SHAPE = 64;
 const shapeNames: Buffer[] = [];
 const shapeFields: number[] = [];
 
 type Properties = ReportPoint['properties'];
-
-/** Where the members of the last report read lay, in `bytes` (their names' opening quotes), and what they held. */
-class Members {
-  /** How many are known; 0 after a report that was not read to its end. */
-  count = 0;
-  bytes: Buffer = Buffer.alloc(0);
-  view = new DataView(this.bytes.buffer);
-  /** From the name's opening quote to the byte after the value, that byte included. */
-  readonly start = new Int32Array(MAX_SHAPE);
-  readonly length = new Int32Array(MAX_SHAPE);
-  readonly field = new Uint8Array(MAX_SHAPE);
-  /** The value read, for a wanted member. */
-  readonly value: unknown[] = new Array(MAX_SHAPE).fill(undefined);
-  /** Where the members are kept when the chunk that holds them is overwritten. */
-  private spare = Buffer.alloc(1024);
-
-  /** The chunk holding them is about to be overwritten: they are copied aside. */
-  keep(): void {
-    if (this.count === 0) return;
-    const last = this.count - 1;
-    const from = this.start[0] as number;
-    const to = (this.start[last] as number) + (this.length[last] as number);
-    if (this.spare.length < to - from) this.spare = Buffer.alloc(2 * (to - from));
-    this.bytes.copy(this.spare, 0, from, to);
-    for (let k = 0; k <= last; k++) (this.start[k] as number) -= from;
-    this.bytes = this.spare;
-    this.view = new DataView(this.spare.buffer, this.spare.byteOffset, this.spare.length);
-  }
-}
-
-/** Whether the n bytes at i in v are those at o in w (n ≥ 4: a member is a name, a colon, a value and a byte), four at a time, the last four overlapping. */
-function same(v: DataView, i: number, w: DataView, o: number, n: number): boolean {
-  for (let k = 0; k + 4 < n; k += 4) if (v.getInt32(i + k, true) !== w.getInt32(o + k, true)) return false;
-  return v.getInt32(i + n - 4, true) === w.getInt32(o + n - 4, true);
-}
 
 /** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. `m` learns its members. */
 function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Members): void {
@@ -257,66 +223,6 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
     if (c !== 0x2c) return void (pos = -1);
     j = ws(b, j + 1);
   }
-}
-
-/** Sets the wanted member `field` (fieldOf) of p. */
-function setField(p: Properties, field: number, value: unknown): void {
-  switch (field) {
-    case 0:
-      return;
-    case 1:
-      p.lat = value as number;
-      return;
-    case 2:
-      p.lng = value as number;
-      return;
-    case 3:
-      p.did = value as number;
-      return;
-    case 4:
-      p.date = value as number;
-      return;
-    case 5:
-      p.name = value as string;
-      return;
-    case 6:
-      p.speed = value as number;
-      return;
-    case 7:
-      p.address = value as string | null;
-      return;
-    case 8:
-      p.odometer = value as number | null;
-      return;
-    case 9:
-      p.reportType = value as string;
-      return;
-    default:
-      p.reportValue = value as string;
-  }
-}
-
-/** A GeoJSON point's geometry as services write it, up to its first coordinate. */
-const POINT = Buffer.from('{"type":"Point","coordinates":[');
-
-/**
- * Past the value at `j` (checked, not kept), or -1: skipValue, with a short way for the usual
- * `{"type":"Point","coordinates":[lng,lat]}` (a fifth of a report, every report), whose bytes
- * are compared with the usual ones and its two numbers checked; any other value goes the long way.
- */
-function skipPoint(b: Buffer, j: number): number {
-  let k = 0;
-  while (k < POINT.length && b[j + k] === POINT[k]) k++;
-  if (k === POINT.length) {
-    readNumber(b, j + k, false);
-    const comma = numberEnd.at;
-    if (comma > 0 && b[comma] === 0x2c) {
-      readNumber(b, comma + 1, false);
-      const end = numberEnd.at;
-      if (end > 0 && b[end] === 0x5d && b[end + 1] === 0x7d) return end + 2;
-    }
-  }
-  return skipValue(b, j, 1);
 }
 
 /** The feature at `start`: its properties read into a new point; pos past it. */
