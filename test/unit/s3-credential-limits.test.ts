@@ -40,14 +40,23 @@ async function load(fake: Omit<FakeAwsOptions, 'keys'>, source: 'sts' | 'contain
   }
 }
 
+/**
+ * A source answering 503 `n` times: `--retries n` gets its first key on try n + 1; `--retries n - 1`
+ * fails after n tries. Returns the failed load.
+ */
+async function enoughAndTooFew(source: 'sts' | 'container', n: number) {
+  const ok = await load({ unavailable: n }, source, { retries: n, timeoutMs: 10_000 });
+  assert.equal(ok.ok?.accessKeyId, KEYS[0]!.accessKeyId, String(ok.err));
+  assert.equal(ok.seen, n + 1);
+  const failed = await load({ unavailable: n }, source, { retries: n - 1, timeoutMs: 10_000 });
+  assert.equal(failed.ok, undefined);
+  assert.equal(failed.seen, n);
+  return failed;
+}
+
 describe('credential exchanges take --retries and --timeout', () => {
   test('STS answering 503 twice: --retries 2 gets the role\'s key on the third try; --retries 1 fails naming STS and the 503', async () => {
-    const ok = await load({ unavailable: 2 }, 'sts', { retries: 2, timeoutMs: 10_000 });
-    assert.equal(ok.ok?.accessKeyId, KEYS[0]!.accessKeyId, String(ok.err));
-    assert.equal(ok.seen, 3);
-    const failed = await load({ unavailable: 2 }, 'sts', { retries: 1, timeoutMs: 10_000 });
-    assert.equal(failed.ok, undefined);
-    assert.equal(failed.seen, 2);
+    const failed = await enoughAndTooFew('sts', 2);
     assert.match(failed.err!.message, /STS AssumeRoleWithWebIdentity .*ServiceUnavailable/);
   });
 
@@ -60,11 +69,6 @@ describe('credential exchanges take --retries and --timeout', () => {
   });
 
   test('the container endpoint answering 503 once: --retries 1 gets the key, --retries 0 fails', async () => {
-    const ok = await load({ unavailable: 1 }, 'container', { retries: 1, timeoutMs: 10_000 });
-    assert.equal(ok.ok?.accessKeyId, KEYS[0]!.accessKeyId, String(ok.err));
-    assert.equal(ok.seen, 2);
-    const failed = await load({ unavailable: 1 }, 'container', { retries: 0, timeoutMs: 10_000 });
-    assert.equal(failed.ok, undefined);
-    assert.equal(failed.seen, 1);
+    await enoughAndTooFew('container', 1);
   });
 });
