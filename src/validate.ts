@@ -56,17 +56,8 @@ export function exclusive(flags: Record<string, unknown>): void {
 }
 
 export const DEFAULT_CONCURRENCY = 8;
-export const MAX_CONCURRENCY = 64;
-
 /** --concurrency N of the bulk commands (import, apply, history, report): requests in flight, 1–64. */
-export function parseConcurrency(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_CONCURRENCY;
-  const v = value.trim();
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_CONCURRENCY) {
-    throw new UsageError(`invalid --concurrency "${value}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
-  }
-  return Number(v);
-}
+export const MAX_CONCURRENCY = 64;
 
 /** trackedUser | dispatcher, matched case-insensitively ("dispatcher", "TrackedUser"). */
 export function parseUserType(value: string, flag = '--type'): UserType {

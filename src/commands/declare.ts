@@ -8,14 +8,16 @@
  * Declaring is cheap: a declaration is plain data and registering it builds only commander
  * objects. The handler's module is imported when the command runs, never before.
  *
- * Kinds say what a value is (for help, completion and the reference). The value a handler
- * receives is the text as typed for every kind that takes one, except a strict choice
- * (its values' union, checked by commander) and a list (every occurrence): the bounds,
- * defaults and precedence of numbers, durations, sizes and times belong to the command's
- * plan parser, which knows the zone and the other flags, and words each error as today.
+ * Kinds say what a value is (for help, completion and the reference). An int, number,
+ * duration or size option is declared with its parser (values.ts), which commander runs as it
+ * reads the option: the handler gets the number (seconds, bytes), a bad value is exit 2 before
+ * the handler loads. A strict choice gives its values' union (checked by commander), a list
+ * every occurrence. Times and loose choices stay text: a time is read in the invocation's zone
+ * (--tz, the profile) and a loose choice matched with the command's own error, by its plan.
  */
 import { Argument, Command, Option } from 'commander';
 import type { Context } from '../context.js';
+import type { Parse } from './values.js';
 
 export type Kind = 'flag' | 'string' | 'int' | 'number' | 'duration' | 'size' | 'time' | 'choice' | 'list';
 
@@ -38,6 +40,8 @@ export interface OptionDecl<K extends string = string, V = unknown, P extends bo
   readonly required?: boolean;
   /** Option keys this one cannot be given with (commander's conflicts). */
   readonly conflicts?: readonly string[];
+  /** Reads the text into the value the handler gets (and the fallback too). */
+  readonly parse?: Parse<V>;
   /** Only for the types: the key and value the handler sees, and whether it is always there. */
   readonly __key?: K;
   readonly __value?: V;
@@ -79,13 +83,22 @@ function maker<V>(kind: Kind): Declare<V> {
   return (flags, help, extra) => ({ flags, kind, help, ...extra });
 }
 
+/** An option whose text `parse` reads: the handler gets what it returns. */
+type DeclareParsed = <F extends string, V, const E extends Extra = {}>(flags: F, help: string, parse: Parse<V>, extra?: E) => OptionDecl<KeyOf<F>, V, Present<F, E>>;
+
+function parsed(kind: Kind): DeclareParsed {
+  return (flags, help, parse, extra) => ({ flags, kind, help, ...extra, parse });
+}
+
 /** A switch: `--all-units`, or `--no-motion-state` (true unless given). */
 export const flag = maker<boolean>('flag');
 export const text = maker<string>('string');
-export const int = maker<string>('int');
-export const number = maker<string>('number');
-export const duration = maker<string>('duration');
-export const size = maker<string>('size');
+export const int = parsed('int');
+export const number = parsed('number');
+/** Seconds. */
+export const duration = parsed('duration');
+/** Bytes. */
+export const size = parsed('size');
 export const time = maker<string>('time');
 /** Repeatable: every occurrence, in order (`--types a,b --types c` → ['a,b', 'c']). */
 export const list = maker<string[]>('list');
@@ -177,7 +190,10 @@ function toOption(o: AnyOption): Option {
   if (o.strict && o.values) option.choices(o.values);
   if (o.conflicts) option.conflicts([...o.conflicts]);
   if (o.kind === 'list') option.argParser(collect);
-  if (o.fallback !== undefined) option.default(o.fallback);
+  const parse = o.parse;
+  const flag = option.long ?? o.flags;
+  if (parse) option.argParser((value: string) => parse(value, flag));
+  if (o.fallback !== undefined) option.default(parse ? parse(o.fallback, flag) : o.fallback);
   if (o.required) option.makeOptionMandatory();
   return option;
 }

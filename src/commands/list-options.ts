@@ -8,17 +8,13 @@ import type { ListArrangement } from '../io/formats/render/types.js';
 
 export interface ListOptions {
   sortBy?: string;
-  limit?: string;
+  limit?: number;
 }
 
 /** The flags as the output layer takes them; a bad --limit is exit 2 before any request. */
 export function listArrangement(opts: ListOptions): ListArrangement {
   const arrangement: ListArrangement = {};
-  if (opts.limit !== undefined) {
-    const v = opts.limit.trim();
-    if (!/^[1-9]\d{0,8}$/.test(v)) throw new UsageError(`invalid --limit "${opts.limit}": expected a positive integer`);
-    arrangement.limit = Number(v);
-  }
+  if (opts.limit !== undefined) arrangement.limit = opts.limit;
   if (opts.sortBy !== undefined) {
     const field = opts.sortBy.trim().replace(/^(-?)\./, '$1');
     if (field === '' || field === '-') throw new UsageError('--sort-by needs a field name, e.g. --sort-by name');

@@ -4,7 +4,7 @@
  * runs/select.ts resolves a selection against the service.
  */
 import { UsageError } from '../errors.js';
-import { parseId, parseIdList } from '../validate.js';
+import { parseIdList } from '../validate.js';
 
 export const SELECT_CATEGORIES = ['device', 'sensor', 'trackedUser'] as const;
 export type SelectCategory = (typeof SELECT_CATEGORIES)[number];
@@ -16,7 +16,8 @@ export type UnitSelection =
   | { kind: 'all' };
 
 export interface SelectionFlags {
-  group?: string;
+  /** --group's id, read as the option was (commands/values.ts). */
+  group?: number;
   category?: string;
   allUnits?: boolean;
 }
@@ -28,7 +29,7 @@ export function parseSelection(args: readonly string[], flags: SelectionFlags, w
   );
   if (ways.length === 0) throw new UsageError('no units selected: give unit ids, --group GID, --category C or --all-units');
   if (ways.length > 1) throw new UsageError(`choose units one way: ${ways.join(' and ')} cannot be combined`);
-  if (flags.group !== undefined) return { kind: 'group', gid: parseId(flags.group, 'group id') };
+  if (flags.group !== undefined) return { kind: 'group', gid: flags.group };
   if (flags.category !== undefined) {
     const c = flags.category.trim();
     const category = SELECT_CATEGORIES.find((k) => k.toLowerCase() === c.toLowerCase());

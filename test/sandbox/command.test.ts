@@ -8,6 +8,7 @@ import { UsageError } from '../../src/errors.js';
 import type { IO } from '../../src/io/delivery/streams.js';
 import { parseStartOptions, runStart } from '../../src/commands/sandbox/start.js';
 import { runReset } from '../../src/commands/sandbox/reset.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 function fakeCtx(dataDir: string): { io: IO; paths(): { dataDir: string }; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -23,20 +24,26 @@ function fakeCtx(dataDir: string): { io: IO; paths(): { dataDir: string }; out: 
 }
 
 describe('trackctl sandbox', () => {
-  test('start validates its flags with UsageError naming the value', async () => {
-    const ctx = fakeCtx('/tmp');
-    for (const [opts, re] of [
-      [{ port: '99999' }, /--port.*99999/],
-      [{ port: 'abc' }, /--port.*abc/],
-      [{ seed: '-1' }, /--seed.*-1/],
-      [{ devices: 'many' }, /--devices.*many/],
-      [{ faults: 'error=9' }, /--faults.*error=9/],
-      [{ accessTtl: '0' }, /--access-ttl/],
-      [{ memory: true, state: 'x' }, /--memory and --state/],
+  test('start refuses a bad value with exit 2 naming it, before serving anything', async () => {
+    for (const [argv, message] of [
+      [['--port', '99999'], 'invalid --port "99999": expected a whole number from 0 to 65535'],
+      [['--port', 'abc'], 'invalid --port "abc"'],
+      [['--seed', '-1'], 'invalid --seed "-1"'],
+      [['--devices', 'many'], 'invalid --devices "many"'],
+      [['--faults', 'error=9'], '--faults "error=9"'],
+      [['--access-ttl', '0'], 'invalid --access-ttl "0": expected a whole number from 1 to'],
+      [['--memory', '--state', 'x'], '--memory and --state'],
     ] as const) {
-      await assert.rejects(parseStartOptions(opts, ctx), (e: unknown) => e instanceof UsageError && re.test(e.message));
+      const r = await runInProcess(['sandbox', 'start', ...argv]);
+      assert.equal(r.code, 2, argv.join(' '));
+      assert.equal(r.stdout, '');
+      assert.ok(r.stderr.includes(message), `${argv.join(' ')}: ${r.stderr}`);
     }
-    const ok = await parseStartOptions({ port: '0', seed: '3', accessTtl: '60' }, ctx);
+  });
+
+  test('start reads its numbers as declared (the fallbacks too)', async () => {
+    const ctx = fakeCtx('/tmp');
+    const ok = await parseStartOptions({ port: 0, seed: 3, accessTtl: 60 }, ctx);
     assert.equal(ok.stateFile, '/tmp/sandbox-state.json');
     assert.equal(ok.seed, 3);
     assert.equal(ok.accessTtl, 60);
@@ -48,7 +55,7 @@ describe('trackctl sandbox', () => {
     const ctx = fakeCtx(dir);
     let stop!: () => void;
     const stopped = new Promise<void>((r) => (stop = r));
-    const running = runStart({ port: '0' }, ctx, stopped);
+    const running = runStart({ port: 0 }, ctx, stopped);
     while (ctx.out.length === 0) await new Promise((r) => setTimeout(r, 10));
     const first = ctx.out.join('').split('\n')[0] as string;
     const m = /^base-url: (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
@@ -76,7 +83,7 @@ describe('trackctl sandbox', () => {
     const running = runStart({ memory: true }, ctx, stopped);
     while (ctx.out.length === 0) await new Promise((r) => setTimeout(r, 10));
     const port = /:(\d+)\n/.exec(ctx.out.join(''))?.[1] as string;
-    await assert.rejects(runStart({ memory: true, port }, fakeCtx(dir), Promise.resolve()), (e: unknown) => e instanceof UsageError && e.message.includes(port));
+    await assert.rejects(runStart({ memory: true, port: Number(port) }, fakeCtx(dir), Promise.resolve()), (e: unknown) => e instanceof UsageError && e.message.includes(port));
     stop();
     await running;
   });

@@ -17,7 +17,7 @@ test('plan: default window is the last 24 hours; --all sends no time', () => {
     from: Date.UTC(2026, 10, 20) / 1000, to: NOW, lastQueryTime: NOW - 900, reportTypes: ['sos', 'crash'],
   });
   assert.equal(parsePlan(['12'], { from: '1795000000.7' }, NOW_MS, 'UTC').window.from, 1795000000);
-  assert.equal(parsePlan(['12'], { follow: true, interval: '1m' }, NOW_MS, 'UTC').intervalMs, 60_000);
+  assert.equal(parsePlan(['12'], { follow: true, interval: 60 }, NOW_MS, 'UTC').intervalMs, 60_000);
 });
 
 test('plan: bad input is a UsageError', () => {
@@ -31,9 +31,7 @@ test('plan: bad input is a UsageError', () => {
     [['1'], { from: '1795000000000' }, /milliseconds/],
     [['1'], { all: true, from: '1h' }, /--all cannot/],
     [['1'], { follow: true, from: '1h', to: 'now' }, /--to cannot be used with --follow/],
-    [['1'], { interval: '5s' }, /--interval needs --follow/],
-    [['1'], { follow: true, interval: '10parsecs' }, /invalid duration/],
-    [['1'], { follow: true, interval: '0.5s' }, /at least 1s/],
+    [['1'], { interval: 5 }, /--interval needs --follow/],
   ];
   for (const [args, opts, message] of bad) {
     assert.throws(() => parsePlan(args, opts, NOW_MS, 'UTC'), (err: unknown) => err instanceof UsageError && message.test(err.message), `${args} ${JSON.stringify(opts)}`);

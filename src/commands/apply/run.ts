@@ -13,18 +13,17 @@ import { buildPlan } from '../../fleet/plan.js';
 import { checkReferences } from '../../fleet/refs.js';
 import { PLAN_COLUMNS, RESULT_COLUMNS, RESULT_FIELDS, resultLine, resultRows, summaryLine } from '../../fleet/render.js';
 import type { Run } from '../action.js';
-import { parseConcurrency } from '../../validate.js';
 
 interface ApplyOptions {
   file: string;
   dryRun?: boolean;
   prune?: boolean;
-  concurrency: string;
+  concurrency: number;
 }
 
 
 export const run: Run<ApplyOptions> = async (_args, opts, ctx) => {
-  const concurrency = parseConcurrency(opts.concurrency);
+  const concurrency = opts.concurrency;
   const out = await ctx.output({ fields: RESULT_FIELDS });
   const people = out.format === 'table';
   const prune = opts.prune === true;

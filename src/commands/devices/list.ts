@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
 import { listUnits, type UnitKind } from '../../api/units.js';
 import { renderList, renderRaw } from '../../io/formats/output.js';
-import { parseId } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';
 import type { Run } from '../action.js';
@@ -9,7 +8,7 @@ import { listArrangement, type ListOptions as ArrangeOptions } from '../list-opt
 import { UNIT_FIELDS } from '../../api/types.js';
 
 interface ListOptions extends ArrangeOptions {
-  group?: string;
+  group?: number;
   active?: boolean;
   inactive?: boolean;
 }
@@ -17,7 +16,7 @@ interface ListOptions extends ArrangeOptions {
 export function runFor(kind: UnitKind): { run: Run<ListOptions> } {
   return {
     run: async (_args, opts, ctx: Context) => {
-      const group = opts.group === undefined ? undefined : parseId(opts.group, 'group id');
+      const group = opts.group;
       const out = await ctx.output({ fields: UNIT_FIELDS, list: listArrangement(opts) });
       const api = await ctx.api();
       const { records, raw } = await listUnits(api, kind);

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { REPORT_TYPES } from '../../api/types.js';
 import type { Context } from '../../context.js';
+import { seconds } from '../values.js';
 import { defineCommand, duration, flag, list, registerCommand, text, time } from '../declare.js';
 import { checkpoint, concurrency, lake, selection, window } from '../shared-options.js';
 import { ZONE_HELP } from '../time-options.js';
@@ -101,7 +102,7 @@ export const history = defineCommand({
     list('--types <list>', 'only these report types, comma-separated or repeated'),
     flag('--all', 'the whole history: no time filter'),
     flag('--follow', 'keep polling for newly received reports until Ctrl-C'),
-    duration('--interval <duration>', 'time between polls with --follow', { default: '30s' }),
+    duration('--interval <duration>', 'time between polls with --follow', seconds(1), { default: '30s' }),
     checkpoint('print only reports received since the run that last saved FILE, then save it'),
     text('--output-file <file>', 'write the output to FILE (put in place only once whole) instead of stdout'),
   ],

@@ -2,10 +2,10 @@
 import type { HistoryQuery } from '../../api/history.js';
 import { REPORT_TYPES } from '../../api/types.js';
 import { UsageError } from '../../errors.js';
-import { parseDuration, parseTime } from '../../io/format-time.js';
+import { parseTime } from '../../io/format-time.js';
 import { checkLocalPath } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../runs/selection.js';
-import { parseConcurrency } from '../../validate.js';
+import { DEFAULT_CONCURRENCY } from '../../validate.js';
 import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../lake/parquet/codecs.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import { DEFAULT_MAX_FILE_BYTES, outDirScheme } from '../../lake/layout.js';
@@ -17,18 +17,20 @@ export interface HistoryOptions {
   types?: string[];
   all?: boolean;
   follow?: boolean;
-  interval?: string;
+  /** Seconds. */
+  interval?: number;
   checkpoint?: string;
-  group?: string;
+  group?: number;
   category?: string;
   allUnits?: boolean;
-  concurrency?: string;
+  concurrency?: number;
   outDir?: string;
   partition?: string;
   outputFile?: string;
   layout?: string;
   compression?: string;
-  maxFileSize?: string;
+  /** Bytes. */
+  maxFileSize?: number;
   shard?: string;
 }
 
@@ -67,7 +69,7 @@ export interface HistoryPlan {
 }
 
 export const DEFAULT_WINDOW_S = 24 * 3600;
-export const DEFAULT_INTERVAL = '30s';
+export const DEFAULT_INTERVAL_S = 30;
 
 /** --types a,b --types c → the types, each checked against the interface's list. */
 export function parseReportTypes(values: string[] | undefined): string[] | undefined {
@@ -96,19 +98,6 @@ function timeFlag(value: string | undefined, flag: string, nowMs: number, zone: 
   return Math.floor(seconds); // the service takes whole seconds
 }
 
-const SIZE_UNITS: Record<string, number> = { '': 1, b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 };
-
-/** `128MB`, `1GiB`, `500k`, `1000000` → bytes (1 KB to 5 TB, S3's largest object). */
-export function parseSize(text: string, flag: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?i?b?)\s*$/i.exec(text);
-  const unit = m?.[2]?.toLowerCase() ?? '';
-  const factor = SIZE_UNITS[unit.length === 1 && unit !== 'b' ? `${unit}b` : unit];
-  if (!m || factor === undefined) throw new UsageError(`invalid ${flag} "${text}": use a size such as 128MB, 1GiB or 500KB`);
-  const bytes = Math.round(Number(m[1]) * factor);
-  if (bytes < 1000 || bytes > 5e12) throw new UsageError(`invalid ${flag} "${text}": from 1KB to 5TB`);
-  return bytes;
-}
-
 function lakeFlags(opts: HistoryOptions): { layout: Layout; compression: Compression; maxFileBytes: number } {
   const layout = (opts.layout ?? 'files').trim().toLowerCase();
   if (!(LAYOUTS as readonly string[]).includes(layout)) throw new UsageError(`invalid --layout "${opts.layout}": use files or hive`);
@@ -119,14 +108,14 @@ function lakeFlags(opts: HistoryOptions): { layout: Layout; compression: Compres
   if (opts.outDir !== undefined && outDirScheme(opts.outDir) === 's3' && layout !== 'hive') {
     throw new UsageError(`--out-dir ${opts.outDir} needs --layout hive (object storage holds the lake layout)`);
   }
-  const maxFileBytes = opts.maxFileSize === undefined ? DEFAULT_MAX_FILE_BYTES : parseSize(opts.maxFileSize, '--max-file-size');
+  const maxFileBytes = opts.maxFileSize ?? DEFAULT_MAX_FILE_BYTES;
   return { layout: layout as Layout, compression: compression as Compression, maxFileBytes };
 }
 
 /** `zone` is the invocation's zone (ctx.timeZone(), validated): times typed without an offset are read in it. */
 export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, zone: string, env: Readonly<Record<string, string | undefined>> = {}): HistoryPlan {
   const selection = parseSelection(args, opts);
-  const concurrency = parseConcurrency(opts.concurrency);
+  const concurrency = opts.concurrency ?? DEFAULT_CONCURRENCY;
   if (opts.partition !== undefined && opts.outDir === undefined) throw new UsageError('--partition needs --out-dir');
   const lake = lakeFlags(opts);
   const shard = parseShard(opts.shard, env);
@@ -152,8 +141,7 @@ export function parsePlan(args: string[], opts: HistoryOptions, nowMs: number, z
     throw new UsageError(`--to cannot be used with ${opts.follow ? '--follow' : '--checkpoint'}: they deliver reports as they arrive`);
   }
   if (opts.interval !== undefined && !opts.follow) throw new UsageError('--interval needs --follow');
-  const intervalS = parseDuration(opts.interval ?? DEFAULT_INTERVAL);
-  if (intervalS < 1) throw new UsageError(`invalid --interval "${opts.interval}": at least 1s`);
+  const intervalS = opts.interval ?? DEFAULT_INTERVAL_S;
   if (opts.checkpoint !== undefined && opts.checkpoint.trim() === '') throw new UsageError('invalid --checkpoint: empty file name');
   if (opts.outputFile !== undefined && opts.outputFile.trim() === '') throw new UsageError('invalid --output-file: empty file name');
   if (opts.outDir !== undefined && outDirScheme(opts.outDir) === 'local') checkLocalPath(opts.outDir, '--out-dir', 'directory');

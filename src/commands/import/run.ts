@@ -14,11 +14,10 @@ import { validateRows, type ImportKind, type ImportRow, type Validated } from '.
 import { runImport, type ReportRecord } from '../../import/engine.js';
 import { unitTarget, unknownGroups, userTarget, type ImportTarget } from '../../import/targets.js';
 import { prepareReportFile, summarize, writeReport } from '../../import/report.js';
-import { parseConcurrency } from '../../validate.js';
 
 export interface ImportOptions {
   format?: string;
-  concurrency?: string;
+  concurrency: number;
   dryRun?: boolean;
   skipExisting?: boolean;
   report?: string;
@@ -79,7 +78,7 @@ async function validateAndRun<B>(
   opts: ImportOptions,
   where: string,
 ): Promise<{ records: ReportRecord[]; fatal?: AuthError | undefined }> {
-  const concurrency = parseConcurrency(opts.concurrency);
+  const concurrency = opts.concurrency;
   if (validated.issues.length > 0) throw invalid(where, validated.issues);
   if (opts.report !== undefined) checkLocalPath(opts.report, '--report', 'file');
   if (opts.report !== undefined) await prepareReportFile(opts.report);
@@ -93,7 +92,6 @@ export function runFor(kind: ImportKind): { run: Run<ImportOptions> } {
     run: async (args, opts, ctx) => {
       const file = args[0] ?? '-';
       const where = file === '-' ? 'stdin' : file;
-      parseConcurrency(opts.concurrency);
       const given = parseFormatOption(opts.format);
       const requested = ctx.globals.output ?? ctx.env.TRACKCTL_OUTPUT;
       const out = requested !== undefined && requested !== '' ? await ctx.output() : undefined;

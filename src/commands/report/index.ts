@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, duration, flag, number, registerCommand, text } from '../declare.js';
 import { concurrency, selection, shard, window } from '../shared-options.js';
+import { amount, anySeconds, seconds } from '../values.js';
 import { ZONE_HELP } from '../time-options.js';
 
 // Kept here as text so that help loads none of the algorithms; a test checks it against their defaults.
@@ -97,16 +98,16 @@ const EXAMPLES: Record<Kind, string[]> = {
 };
 
 const MOTION_OPTIONS = [
-  number('--min-trip-distance <km>', 'a move this long is a trip', { default: '0.5' }),
-  duration('--min-trip-duration <duration>', 'a move lasting this long is a trip', { default: '5m' }),
-  duration('--min-stop <duration>', 'staying within --stop-radius this long is a stop', { default: '5m' }),
-  number('--stop-radius <metres>', 'farther than this from where it stood, the unit left', { default: '100' }),
-  number('--outlier-speed <kmh>', 'a fix implying more from both neighbours is left out', { default: '300' }),
-  number('--speed-threshold <speed>', "moving above this speed, in the service's unit", { default: '5' }),
+  number('--min-trip-distance <km>', 'a move this long is a trip', amount('non-negative', 'km'), { default: '0.5' }),
+  duration('--min-trip-duration <duration>', 'a move lasting this long is a trip', anySeconds, { default: '5m' }),
+  duration('--min-stop <duration>', 'staying within --stop-radius this long is a stop', anySeconds, { default: '5m' }),
+  number('--stop-radius <metres>', 'farther than this from where it stood, the unit left', amount('positive', 'metres'), { default: '100' }),
+  number('--outlier-speed <kmh>', 'a fix implying more from both neighbours is left out', amount('positive', 'km/h'), { default: '300' }),
+  number('--speed-threshold <speed>', "moving above this speed, in the service's unit", amount('non-negative'), { default: '5' }),
 ] as const;
 
-const MAX_GAP = duration('--max-gap <duration>', 'a trip across a longer silence in which the unit moved is marked inferred', { default: '1h' });
-const REORDER = duration('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date', { default: '1h' });
+const MAX_GAP = duration('--max-gap <duration>', 'a trip across a longer silence in which the unit moved is marked inferred', seconds(), { default: '1h' });
+const REORDER = duration('--reorder-window <duration>', 'late reports up to this much older than the newest are placed by date', anySeconds, { default: '1h' });
 
 const MOTION_FLAGS = [
   flag('--no-motion-state', 'ignore motion_state reports; decide by speed alone'),
@@ -119,8 +120,8 @@ const OWN_OPTIONS = {
   stops: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
   summary: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
   overspeed: [
-    number('--limit <kmh>', "the speed limit, in the service's unit (km/h); needed unless every fence has a speedLimit"),
-    duration('--min-duration <duration>', 'shorter episodes do not count', { default: '30s' }),
+    number('--limit <kmh>', "the speed limit, in the service's unit (km/h); needed unless every fence has a speedLimit", amount('positive', 'km/h')),
+    duration('--min-duration <duration>', 'shorter episodes do not count', anySeconds, { default: '30s' }),
     text('--geofence <file>', 'GeoJSON fences; a Feature\'s numeric "speedLimit" property is the limit inside it (the lowest wins)'),
     MAX_GAP,
     REORDER,

@@ -4,31 +4,31 @@ import type { HistoryQuery } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
-import { parseDuration, parseTime } from '../../io/format-time.js';
+import { parseTime } from '../../io/format-time.js';
 import { DEFAULT_MIN_OVERSPEED_S, validateParams, type ReportParams } from '../../reports/index.js';
-import { parseConcurrency } from '../../validate.js';
+import { DEFAULT_CONCURRENCY } from '../../validate.js';
 
 export interface ReportOptions {
-  group?: string;
+  group?: number;
   category?: string;
   allUnits?: boolean;
   from?: string;
   to?: string;
-  concurrency?: string;
+  concurrency?: number;
   geofence?: string;
-  minTripDistance?: string;
-  minTripDuration?: string;
-  minStop?: string;
-  maxGap?: string;
-  speedThreshold?: string;
-  stopRadius?: string;
-  outlierSpeed?: string;
-  reorderWindow?: string;
+  minTripDistance?: number;
+  minTripDuration?: number;
+  minStop?: number;
+  maxGap?: number;
+  speedThreshold?: number;
+  stopRadius?: number;
+  outlierSpeed?: number;
+  reorderWindow?: number;
   motionState?: boolean;
   shard?: string;
   explain?: boolean;
-  limit?: string;
-  minDuration?: string;
+  limit?: number;
+  minDuration?: number;
 }
 
 export interface ReportPlan {
@@ -59,22 +59,6 @@ function time(value: string | undefined, flag: string, nowMs: number, zone: stri
   }
 }
 
-function duration(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parseDuration(value);
-  } catch (err) {
-    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
-  }
-}
-
-function speedLimit(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
-  if (!(n > 0)) throw new UsageError(`invalid --limit "${value}": expected a positive speed (km/h)`);
-  return n;
-}
-
 /** `tz` is the invocation's zone (ctx.timeZone(), validated): the window is read in it and summary days are its days. */
 export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: number, needsFences: boolean, tz: string, env: Readonly<Record<string, string | undefined>> = {}): ReportPlan {
   const selection = parseSelection(args, opts);
@@ -84,24 +68,22 @@ export function parseReportPlan(args: string[], opts: ReportOptions, nowMs: numb
   if (from > to) throw new UsageError(`--from (${new Date(from * 1000).toISOString()}) is after --to (${new Date(to * 1000).toISOString()})`);
   const params = validateParams({
     minTripDistanceKm: opts.minTripDistance,
-    minTripDurationS: duration(opts.minTripDuration, '--min-trip-duration'),
-    minStopDurationS: duration(opts.minStop, '--min-stop'),
-    maxGapS: duration(opts.maxGap, '--max-gap'),
+    minTripDurationS: opts.minTripDuration,
+    minStopDurationS: opts.minStop,
+    maxGapS: opts.maxGap,
     speedThreshold: opts.speedThreshold,
     stopRadiusM: opts.stopRadius,
     outlierSpeedKmh: opts.outlierSpeed,
-    reorderWindowS: duration(opts.reorderWindow, '--reorder-window'),
+    reorderWindowS: opts.reorderWindow,
     useMotionState: opts.motionState,
   });
-  if (params.maxGapS === 0) throw new UsageError('invalid --max-gap: must be longer than 0s');
   if (needsFences && (opts.geofence === undefined || opts.geofence.trim() === '')) throw new UsageError('missing --geofence FILE (a GeoJSON FeatureCollection of named Polygons)');
-  const limit = speedLimit(opts.limit);
-  const minDurationS = duration(opts.minDuration, '--min-duration') ?? DEFAULT_MIN_OVERSPEED_S;
+  const minDurationS = opts.minDuration ?? DEFAULT_MIN_OVERSPEED_S;
   if (opts.geofence !== undefined && opts.geofence.trim() === '') throw new UsageError('invalid --geofence: empty file name');
   const window: ReportPlan['window'] = { from, to };
   if (opts.geofence !== undefined) locationScheme(opts.geofence, '--geofence');
   return {
-    selection, window, concurrency: parseConcurrency(opts.concurrency), params, tz, geofence: opts.geofence,
-    explain: opts.explain === true, limit, minDurationS, shard: parseShard(opts.shard, env),
+    selection, window, concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY, params, tz, geofence: opts.geofence,
+    explain: opts.explain === true, limit: opts.limit, minDurationS, shard: parseShard(opts.shard, env),
   };
 }

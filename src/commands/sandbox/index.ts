@@ -2,25 +2,28 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, flag, int, registerCommand, text } from '../declare.js';
+import { whole } from '../values.js';
 
 /** --seed: the demo fleet's, as `sandbox start` and `sandbox depots` take it. */
-const seed = (help: string) => int('--seed <n>', help, { fallback: '1' });
+const seed = (help: string) => int('--seed <n>', help, whole(0, 2 ** 32 - 1), { fallback: '1' });
+
+const TEN_YEARS_S = 10 * 365 * 86400;
 
 export const startCommand = defineCommand({
   name: 'start',
   summary: 'Serve the sandbox until interrupted; prints "base-url: <url>" as the first line of stdout',
   options: [
-    int('--port <n>', 'port to listen on (0 = any free port)', { fallback: '0' }),
+    int('--port <n>', 'port to listen on (0 = any free port)', whole(0, 65535), { fallback: '0' }),
     text('--host <address>', 'address to listen on', { fallback: '127.0.0.1' }),
     text('--state <file>', 'persist state to this file (default: <data dir>/sandbox-state.json)'),
     flag('--memory', 'keep state in memory only (nothing is written)'),
     seed('seed of the demo fleet, its history and injected faults'),
-    int('--devices <n>', 'extra generated devices, for scale tests', { fallback: '0' }),
+    int('--devices <n>', 'extra generated devices, for scale tests', whole(0, 10_000_000), { fallback: '0' }),
     text('--faults <spec>', 'inject faults, e.g. latency=50ms,error=0.1,429=0.05,drop-after=0.02,seed=7'),
-    int('--access-ttl <seconds>', 'access-token lifetime', { fallback: '3600' }),
-    int('--refresh-ttl <seconds>', 'refresh-token lifetime', { fallback: String(30 * 24 * 3600) }),
-    int('--session-ttl <seconds>', 'session-cookie lifetime', { fallback: String(24 * 3600) }),
-    int('--bench-reports <n>', 'number of reports in the history of the bench unit', { fallback: '1000000' }),
+    int('--access-ttl <seconds>', 'access-token lifetime', whole(1, TEN_YEARS_S), { fallback: '3600' }),
+    int('--refresh-ttl <seconds>', 'refresh-token lifetime', whole(1, TEN_YEARS_S), { fallback: String(30 * 24 * 3600) }),
+    int('--session-ttl <seconds>', 'session-cookie lifetime', whole(1, TEN_YEARS_S), { fallback: String(24 * 3600) }),
+    int('--bench-reports <n>', 'number of reports in the history of the bench unit', whole(0, 100_000_000), { fallback: '1000000' }),
     flag('--log', 'print one line per request on stderr'),
   ],
   examples: [

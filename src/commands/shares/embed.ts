@@ -1,12 +1,12 @@
 /** An inline frame that embeds a share's live map in a web page. No request is sent. */
 import { shareLink } from '../../api/shares.js';
 import { renderRecord, type Column } from '../../io/formats/output.js';
-import { parsePixels, parseSid } from './validate.js';
+import { parseSid } from './validate.js';
 import type { Run } from '../action.js';
 
 interface EmbedOptions {
-  width: string;
-  height: string;
+  width: number;
+  height: number;
 }
 
 const COLUMNS: Column[] = [
@@ -27,8 +27,7 @@ export function iframe(url: string, width: number, height: number): string {
 
 export const run: Run<EmbedOptions> = async (args, opts, ctx) => {
   const sid = parseSid(args[0]);
-  const width = parsePixels(opts.width, '--width');
-  const height = parsePixels(opts.height, '--height');
+  const { width, height } = opts;
   const out = await ctx.output();
   const url = shareLink((await ctx.api()).shareUrl, sid);
   const html = iframe(url, width, height);

@@ -3,6 +3,11 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, duration, int, registerCommand, text, time } from '../declare.js';
 import { group, listing, zone } from '../shared-options.js';
+import { id, whole } from '../values.js';
+import { parseExpiresIn } from './validate.js';
+
+/** --width / --height of an embed: pixels. */
+const pixels = whole(1, 99_999);
 
 export const shareVerbs = [
   defineCommand({
@@ -25,12 +30,12 @@ export const shareVerbs = [
     name: 'create',
     summary: 'Create a share link for one device or one group; without an expiry flag it never expires',
     options: [
-      int('--device <did>', 'share this device'),
+      int('--device <did>', 'share this device', id('device id')),
       group('share this group'),
       text('--name <name>', 'share name'),
       time('--expires <time>', 'expire at a time: unix seconds, ISO 8601 (without an offset: in the zone), friday (the next), 3d (from now), or never'),
       zone(),
-      duration('--expires-in <duration>', 'expire after a duration counted by the service, e.g. 45m, 2d, 2d3h30m'),
+      duration('--expires-in <duration>', 'expire after a duration counted by the service, e.g. 45m, 2d, 2d3h30m, or never', parseExpiresIn),
     ],
     examples: [
       'trackctl shares create --device 2004 --name "Customer ETA"',
@@ -72,7 +77,7 @@ export const shareVerbs = [
     name: 'embed',
     summary: 'Print an inline-frame snippet that embeds a share in a web page (no request is sent)',
     args: [{ spec: '<sid>', help: 'share id' }],
-    options: [int('--width <px>', 'frame width in pixels', { fallback: '420' }), int('--height <px>', 'frame height in pixels', { fallback: '380' })],
+    options: [int('--width <px>', 'frame width in pixels', pixels, { fallback: '420' }), int('--height <px>', 'frame height in pixels', pixels, { fallback: '380' })],
     examples: ['trackctl shares embed DyyRCTE92kQz', 'trackctl shares embed DyyRCTE92kQz --width 640 --height 480 >> page.html'],
     load: () => import('./embed.js'),
   }),

@@ -27,11 +27,20 @@ export interface RelativeExpiry {
   minutes: string;
 }
 
-/** --expires-in 2d3h30m → {days: "2", hours: "3", minutes: "30"}; 90m → 1 h 30 min; whole minutes only. */
-export function parseExpiresIn(value: string): RelativeExpiry {
-  const total = parseDuration(value.replace(/^\+/, ''));
-  if (total <= 0) throw new UsageError(`invalid --expires-in "${value}": must be more than zero`);
-  if (total % 60 !== 0) throw new UsageError(`invalid --expires-in "${value}": the service counts whole minutes (use forms like 45m, 2h, 2d3h30m)`);
+/**
+ * --expires-in 2d3h30m → {days: "2", hours: "3", minutes: "30"}; 90m → 1 h 30 min; whole minutes
+ * only; `never` as --expires takes it. Read as commander reads the option (a Parse of values.ts).
+ */
+export function parseExpiresIn(value: string, flag = '--expires-in'): RelativeExpiry | 'never' {
+  if (value.trim().toLowerCase() === 'never') return 'never';
+  let total: number;
+  try {
+    total = parseDuration(value.replace(/^\+/, ''));
+  } catch (err) {
+    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
+  }
+  if (total <= 0) throw new UsageError(`invalid ${flag} "${value}": must be more than zero`);
+  if (total % 60 !== 0) throw new UsageError(`invalid ${flag} "${value}": the service counts whole minutes (use forms like 45m, 2h, 2d3h30m)`);
   const minutesTotal = total / 60;
   return {
     days: String(Math.floor(minutesTotal / 1440)),
@@ -40,9 +49,3 @@ export function parseExpiresIn(value: string): RelativeExpiry {
   };
 }
 
-/** --width / --height of an embed: a positive integer of pixels. */
-export function parsePixels(value: string, flag: string): number {
-  const v = value.trim();
-  if (!/^[1-9]\d{0,4}$/.test(v)) throw new UsageError(`invalid ${flag} "${value}": expected a positive whole number of pixels`);
-  return Number(v);
-}

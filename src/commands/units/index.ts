@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, duration, number, registerCommand } from '../declare.js';
 import { listing, strictCategory, zone } from '../shared-options.js';
+import { percent, seconds } from '../values.js';
 
 // Kept literal (= UNIT_CATEGORIES of api/all-units.ts) so that registering loads no API code.
 const CATEGORIES = ['device', 'sensor', 'trackedUser', 'dispatcher'] as const;
@@ -13,8 +14,8 @@ export const units = defineCommand({
   options: [
     ...listing(),
     strictCategory(CATEGORIES, 'only this category'),
-    duration('--stale <duration>', 'only units whose last report is older than this, e.g. 1d, 6h'),
-    number('--low-battery <pct>', 'only units whose battery is below this percentage, e.g. 20'),
+    duration('--stale <duration>', 'only units whose last report is older than this, e.g. 1d, 6h', seconds()),
+    number('--low-battery <pct>', 'only units whose battery is below this percentage, e.g. 20', percent),
     zone(),
   ],
   examples: ['trackctl units', 'trackctl units --stale 1d', 'trackctl units --category sensor --low-battery 25 -o json', 'trackctl units -o csv --fields category,id,name,lastBatteryLevel'],

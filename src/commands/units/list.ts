@@ -1,6 +1,5 @@
 import { UsageError } from '../../errors.js';
 import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
-import { parseDuration } from '../../io/format-time.js';
 import { LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/formats/output.js';
 import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
@@ -11,8 +10,9 @@ import { listArrangement, type ListOptions } from '../list-options.js';
 
 interface UnitsOptions extends ListOptions {
   category?: string;
-  stale?: string;
-  lowBattery?: string;
+  /** Seconds. */
+  stale?: number;
+  lowBattery?: number;
 }
 
 const DEFAULT_STALE_S = 24 * 3600;
@@ -31,19 +31,6 @@ function parseCategory(value: string): UnitCategory {
   const category = UNIT_CATEGORIES.find((c) => c.toLowerCase() === wanted);
   if (!category) throw new UsageError(`invalid --category "${value}": use one of ${UNIT_CATEGORIES.join(', ')}`);
   return category;
-}
-
-function parseStale(value: string): number {
-  const seconds = parseDuration(value);
-  if (seconds <= 0) throw new UsageError(`invalid --stale "${value}": must be more than zero`);
-  return seconds;
-}
-
-function parsePercent(value: string): number {
-  const v = value.trim().replace(/%$/, '');
-  const pct = /^\d+(?:\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
-  if (!(pct > 0 && pct <= 100)) throw new UsageError(`invalid --low-battery "${value}": expected a percentage from 1 to 100`);
-  return pct;
 }
 
 function plural(n: number, [one, many]: [string, string]): string {
@@ -70,8 +57,8 @@ function summarize(ctx: Context, shown: CategorizedRecord[], staleS: number, low
 
 export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const category = opts.category === undefined ? undefined : parseCategory(opts.category);
-  const staleS = opts.stale === undefined ? undefined : parseStale(opts.stale);
-  const lowPct = opts.lowBattery === undefined ? undefined : parsePercent(opts.lowBattery);
+  const staleS = opts.stale;
+  const lowPct = opts.lowBattery;
   const list = listArrangement(opts);
   const { format, out: options } = await ctx.outputAs(UNITS_FORMATS);
   const shape = format === 'wide' || format === 'name' ? format : undefined;

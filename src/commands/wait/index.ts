@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, duration, flag, registerCommand, text } from '../declare.js';
 import { selection, zone } from '../shared-options.js';
+import { seconds } from '../values.js';
 
 const HELP = `
 Conditions (--for): reporting, a report received after the wait began (late ones included);
@@ -33,8 +34,8 @@ export const wait = defineCommand({
   args: [{ spec: '[ids...]', help: 'unit ids, or choose with --group, --category or --all-units' }],
   options: [
     text('--for <condition>', 'the condition: reporting, moving, stopped, stale=D, inside=FILE, outside=FILE, battery_low=PCT'),
-    duration('--timeout <duration>', 'give up after this long: exit 8 (default: wait until met or Ctrl-C)'),
-    duration('--interval <duration>', 'time between polls of each unit', { default: '10s' }),
+    duration('--timeout <duration>', 'give up after this long: exit 8 (default: wait until met or Ctrl-C)', seconds()),
+    duration('--interval <duration>', 'time between polls of each unit', seconds(), { default: '10s' }),
     flag('--all', 'several units: every one must meet the condition (the default)'),
     flag('--any', 'several units: the first that meets the condition ends the wait'),
     ...selection(),

@@ -6,11 +6,13 @@ import { parseCondition, type ConditionSpec } from '../../reports/conditions.js'
 
 export interface WaitOptions {
   for?: string;
-  timeout?: string;
-  interval?: string;
+  /** Seconds. */
+  timeout?: number;
+  /** Seconds. */
+  interval?: number;
   all?: boolean;
   any?: boolean;
-  group?: string;
+  group?: number;
   category?: string;
   allUnits?: boolean;
 }
@@ -25,18 +27,7 @@ export interface WaitPlan {
   any: boolean;
 }
 
-export const DEFAULT_INTERVAL = '10s';
-
-function duration(value: string, flag: string): number {
-  let s: number;
-  try {
-    s = parseDuration(value);
-  } catch (err) {
-    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
-  }
-  if (!(s > 0)) throw new UsageError(`invalid ${flag} "${value}": must be more than zero`);
-  return s;
-}
+export const DEFAULT_INTERVAL_S = 10;
 
 export function parseWaitPlan(args: readonly string[], opts: WaitOptions): WaitPlan {
   const selection = parseSelection(args, opts);
@@ -46,8 +37,8 @@ export function parseWaitPlan(args: readonly string[], opts: WaitOptions): WaitP
   return {
     selection,
     condition,
-    timeoutMs: opts.timeout === undefined ? undefined : duration(opts.timeout, '--timeout') * 1000,
-    intervalMs: duration(opts.interval ?? DEFAULT_INTERVAL, '--interval') * 1000,
+    timeoutMs: opts.timeout === undefined ? undefined : opts.timeout * 1000,
+    intervalMs: (opts.interval ?? DEFAULT_INTERVAL_S) * 1000,
     any: opts.any === true,
   };
 }

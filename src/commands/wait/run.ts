@@ -21,6 +21,7 @@ import { loadFences } from '../../reports/fences.js';
 import { conditionLabel, UnitWait, type Condition } from '../../reports/conditions.js';
 import { byDate, SEED_S, type UnitSnapshot, type WatchReport } from '../../reports/watch-events.js';
 import type { Run } from '../action.js';
+import { seconds } from '../values.js';
 import { Cursor } from '../../runs/cursor.js';
 import { runFleet, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
@@ -48,7 +49,8 @@ export const COLUMNS: Column[] = [
 
 export const run: Run<WaitOptions> = async (args, opts, ctx) => {
   // --timeout is also the global per-request timeout, which commander gives the root command.
-  const plan = parseWaitPlan(args, { ...opts, timeout: opts.timeout ?? ctx.globals.timeout });
+  const global = ctx.globals.timeout;
+  const plan = parseWaitPlan(args, { ...opts, timeout: opts.timeout ?? (global === undefined ? undefined : seconds()(global, '--timeout')) });
   if (ctx.globals.raw) throw new UsageError('--raw cannot be used with wait: it prints the report that met the condition');
   const spec = plan.condition;
   const condition: Condition = 'file' in spec ? { ...spec, fences: await loadFences(spec.file) } : spec;

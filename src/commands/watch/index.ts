@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, duration, number, registerCommand, text } from '../declare.js';
 import { allUnits, checkpoint, group, shard, strictCategory, zone } from '../shared-options.js';
+import { amount, percent, seconds } from '../values.js';
 
 const HELP = `
 On a terminal: a live view of the units, redrawn in place, what needs attention on top (a recent
@@ -54,11 +55,11 @@ export const watch = defineCommand({
     group(),
     strictCategory(['device', 'sensor', 'trackedUser'], 'every unit of this category'),
     allUnits('every unit of the account (the default)'),
-    duration('--interval <duration>', 'time between rounds of polls', { default: '30s' }),
-    duration('--stale <duration>', 'a unit without reports for this long is stale', { default: '1d' }),
-    number('--low-battery <pct>', 'battery percentage below which a unit is low', { default: '20' }),
+    duration('--interval <duration>', 'time between rounds of polls', seconds(1), { default: '30s' }),
+    duration('--stale <duration>', 'a unit without reports for this long is stale', seconds(1), { default: '1d' }),
+    number('--low-battery <pct>', 'battery percentage below which a unit is low', percent, { default: '20' }),
     text('--geofence <file>', 'GeoJSON file of named polygons: geofence_enter / geofence_exit events'),
-    number('--speed-limit <kmh>', 'overspeed events above this speed (km/h); inside a --geofence feature with a "speedLimit", the lower of the two'),
+    number('--speed-limit <kmh>', 'overspeed events above this speed (km/h); inside a --geofence feature with a "speedLimit", the lower of the two', amount('positive', 'km/h')),
     checkpoint('resume from FILE and save cursors and states to it after each round'),
     shard(),
     text('--exit-on <events>', 'exit 0 after the round that printed one of these events, e.g. sos,crash'),

@@ -1,23 +1,24 @@
 /** `watch` flags → a plan; every check happens here, before anything is sent. */
 import { UsageError } from '../../errors.js';
-import { parseDuration } from '../../io/format-time.js';
 import { checkLocalPath, locationScheme } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { parseShard, type Shard } from '../../lake/shard.js';
 import type { WatchEventName } from '../../reports/watch-events.js';
 
 export interface WatchOptions {
-  group?: string;
+  group?: number;
   category?: string;
   allUnits?: boolean;
-  interval?: string;
-  stale?: string;
-  lowBattery?: string;
+  /** Seconds. */
+  interval?: number;
+  /** Seconds. */
+  stale?: number;
+  lowBattery?: number;
   geofence?: string;
   checkpoint?: string;
   shard?: string;
   exitOn?: string;
-  speedLimit?: string;
+  speedLimit?: number;
 }
 
 export interface WatchPlan {
@@ -46,33 +47,9 @@ export function parseExitOn(value: string): ReadonlySet<WatchEventName> {
   return new Set(names as WatchEventName[]);
 }
 
-export const DEFAULT_INTERVAL = '30s';
-export const DEFAULT_STALE = '1d';
+export const DEFAULT_INTERVAL_S = 30;
+export const DEFAULT_STALE_S = 24 * 3600;
 export const DEFAULT_LOW_BATTERY = 20;
-
-function duration(value: string, flag: string, min: number): number {
-  let s: number;
-  try {
-    s = parseDuration(value);
-  } catch (err) {
-    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
-  }
-  if (!(s >= min)) throw new UsageError(`invalid ${flag} "${value}": at least ${min}s`);
-  return s;
-}
-
-export function parsePercent(value: string): number {
-  const v = value.trim().replace(/%$/, '');
-  const pct = /^\d+(?:\.\d+)?$/.test(v) ? Number(v) : Number.NaN;
-  if (!(pct > 0 && pct <= 100)) throw new UsageError(`invalid --low-battery "${value}": expected a percentage from 1 to 100`);
-  return pct;
-}
-
-function parseSpeedLimit(value: string): number {
-  const n = /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : Number.NaN;
-  if (!(n > 0)) throw new UsageError(`invalid --speed-limit "${value}": expected a positive speed (km/h)`);
-  return n;
-}
 
 export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly<Record<string, string | undefined>> = {}): WatchPlan {
   // No selection at all watches every unit.
@@ -84,13 +61,13 @@ export function parseWatchPlan(args: string[], opts: WatchOptions, env: Readonly
   if (opts.geofence !== undefined) locationScheme(opts.geofence, '--geofence');
   return {
     selection,
-    intervalMs: duration(opts.interval ?? DEFAULT_INTERVAL, '--interval', 1) * 1000,
-    staleS: duration(opts.stale ?? DEFAULT_STALE, '--stale', 1),
-    lowBatteryPct: opts.lowBattery === undefined ? DEFAULT_LOW_BATTERY : parsePercent(opts.lowBattery),
+    intervalMs: (opts.interval ?? DEFAULT_INTERVAL_S) * 1000,
+    staleS: opts.stale ?? DEFAULT_STALE_S,
+    lowBatteryPct: opts.lowBattery ?? DEFAULT_LOW_BATTERY,
     geofence: opts.geofence,
     checkpoint: opts.checkpoint,
     shard: parseShard(opts.shard, env),
     exitOn: opts.exitOn === undefined ? undefined : parseExitOn(opts.exitOn),
-    speedLimit: opts.speedLimit === undefined ? undefined : parseSpeedLimit(opts.speedLimit),
+    speedLimit: opts.speedLimit,
   };
 }
