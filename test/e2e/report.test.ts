@@ -120,6 +120,16 @@ describe('report', { timeout: 900_000 }, () => {
     }
   });
 
+  test('a group without units: the report says so on stderr, as history and watch do (exit 0, no rows)', async () => {
+    const gid = (await h.json<{ gid: number }>(['groups', 'create', '--name', 'Nobody here'])).gid;
+    const r = await h.run(['report', 'trips', '--group', String(gid), '--from', String(FROM), '--to', String(TO), '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), []);
+    assert.equal(r.stderr.trim(), `No units in group ${gid}.`);
+    const quiet = await h.run(['report', 'summary', '--group', String(gid), '--from', String(FROM), '--quiet', '-o', 'csv']);
+    assert.equal(quiet.stderr, '');
+  });
+
   test('geofence visits: a fence around a unit\'s known stop is entered and left', async () => {
     const did = vehicles[0] as number;
     const t = truths.get(did) as Truth;

@@ -189,6 +189,7 @@ export function runFor(kind: Kind): Run<ReportOptions> {
         selection: plan.selection,
         shard: plan.shard,
         concurrency: plan.concurrency,
+        empty: 'say',
         progress: { label: `report ${kind}:`, count: 'units', quiet: out.tty },
         api: () => ctx.api(), io: ctx.io, env: ctx.env, now: () => ctx.clock.now(), quiet: ctx.globals.quiet,
       },
