@@ -33,7 +33,7 @@ describe('one zone per invocation', () => {
   let h: Harness;
   before(async () => {
     // Tokens and session outlive the real clock's distance from the sandbox's.
-    h = await startHarness({ now: () => CLOCK_MS, accessTtl: 400 * 86400, refreshTtl: 400 * 86400, sessionTtl: 400 * 86400 });
+    h = await startHarness({ now: () => CLOCK_MS, accessTtl: 400 * 86400, refreshTtl: 400 * 86400, sessionTtl: 400 * 86400, inProcess: true });
   });
   after(async () => h.close());
 
