@@ -12,7 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { runCli, type RunResult } from '../helpers/cli.js';
+import type { RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { runPty } from '../helpers/pty.js';
 import { needTool } from '../helpers/tools.js';
 
@@ -93,7 +94,8 @@ beforeEach(() => {
   seen = [];
 });
 
-const trackctl = (args: string[]): Promise<RunResult> => runCli(args, env);
+/** The real program in this process (a fake service answers; nothing here needs a process of its own). */
+const trackctl = (args: string[]): Promise<RunResult> => runInProcess(args, { env });
 
 async function json<T>(args: string[]): Promise<T> {
   const r = await trackctl([...args, '-o', 'json']);
