@@ -43,20 +43,27 @@ async function setFaults(h: Harness, spec: string): Promise<void> {
 }
 
 
-/** Runs until exit 0, killing each attempt with SIGKILL after a random delay; returns the attempts made. */
-async function runWithKills(h: Harness, args: string[], outFile: string, seed: number): Promise<number> {
+const KILLS = 3;
+
+/**
+ * Runs `KILLS` times, each killed with SIGKILL at a random point of its work (once the sandbox
+ * got a random number of its requests, below the `requests` a whole run makes: a delay would
+ * land after the end on a quick machine), then once to the end (exit 0).
+ */
+async function runWithKills(h: Harness, args: string[], outFile: string, seed: number, requests: number): Promise<void> {
   let rnd = seed;
   const random = (): number => ((rnd = (rnd * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let attempt = 1; attempt <= 40; attempt++) {
+  for (let attempt = 0; attempt < KILLS; attempt++) {
+    const from = h.sandbox.requests.length;
+    const killAt = 1 + Math.floor(random() * (requests - 1));
     const run = spawnTo(h, args, outFile);
-    const killAfter = attempt >= 30 ? Infinity : 150 + random() * 900;
-    const timer = killAfter === Infinity ? undefined : setTimeout(() => run.kill('SIGKILL'), killAfter);
+    const watch = setInterval(() => h.sandbox.requests.length - from >= killAt && run.kill('SIGKILL'), 2);
     const code = await run.exit;
-    clearTimeout(timer);
-    if (code === 0) return attempt;
-    assert.equal(code, 137, `only kills end a run: ${run.err()}`);
+    clearInterval(watch);
+    assert.equal(code, 137, `killed after ${killAt} of ${requests} requests, not ended by itself: ${run.err()}`);
   }
-  throw new Error('no run completed');
+  const last = spawnTo(h, args, outFile);
+  assert.equal(await last.exit, 0, last.err());
 }
 
 describe('history of many units', () => {
@@ -215,10 +222,13 @@ describe('history of many units', () => {
     try {
       for (const [step, advance] of [[1, 0], [2, 3 * HOUR]] as const) {
         clock += advance * 1000; // the frozen clock moves on: new and late reports arrive
+        const before = h.sandbox.requests.length;
         const ref = await h.run([...['history', ...common], '--checkpoint', refCk, '--out-dir', refDir, '--partition', 'day', '-o', 'ndjson']);
         assert.equal(ref.code, 0, ref.stderr);
-        await runWithKills(h, ['history', ...common, '--checkpoint', killedCk, '--out-dir', killedDir, '--partition', 'day', '-o', 'ndjson'], '/dev/null', 7 * step);
-        await runWithKills(h, ['history', ...common, '--checkpoint', streamCk, '-o', 'ndjson'], streamOut, 11 * step);
+        const requests = h.sandbox.requests.length - before;
+        assert.ok(requests > 10, `a run makes many requests (${requests})`);
+        await runWithKills(h, ['history', ...common, '--checkpoint', killedCk, '--out-dir', killedDir, '--partition', 'day', '-o', 'ndjson'], '/dev/null', 7 * step, requests);
+        await runWithKills(h, ['history', ...common, '--checkpoint', streamCk, '-o', 'ndjson'], streamOut, 11 * step, requests);
         const reference = filesUnder(refDir).flatMap((f) => lines(readFileSync(f, 'utf8')).map(keyOf));
         const killed = filesUnder(killedDir).flatMap((f) => lines(readFileSync(f, 'utf8')).map(keyOf));
         assert.ok(reference.length > 100, `step ${step}: a real amount of data (${reference.length})`);
