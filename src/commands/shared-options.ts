@@ -5,8 +5,7 @@
  * differently passes its own help; the flag, its kind and its key stay the same.
  */
 import { choice, flag, int, size, strictChoice, text, time } from './declare.js';
-import { bytes, id, positiveInt, whole } from './values.js';
-import { MAX_CONCURRENCY } from '../validate.js';
+import { bytes, concurrencyValue, id, positiveInt } from './values.js';
 
 /** The units of a group: `--group <gid>` (its help says what the command does with them). */
 export const group = (help = 'the units of group GID') => int('--group <gid>', help, id('group id'));
@@ -21,7 +20,7 @@ export const allUnits = (help = 'every unit of the account') => flag('--all-unit
 /** The units a fleet command reads beside the ids it is given: --group, --category, --all-units. */
 export const selection = (help: { allUnits?: string } = {}) => [group(), category(), allUnits(help.allUnits)] as const;
 
-export const concurrency = () => int('--concurrency <n>', 'units fetched at once, 1-64', whole(1, MAX_CONCURRENCY), { default: '8' });
+export const concurrency = () => int('--concurrency <n>', 'units fetched at once, 1-64', concurrencyValue, { default: '8' });
 
 /** --tz: the zone times are read and shown in (ctx.timeZone() applies the rule). */
 export const zone = () => text('--tz <zone>', "IANA time zone of the times typed and shown, e.g. Europe/Berlin (default: TZ, the profile's tz, this machine's)");

@@ -8,7 +8,7 @@
  */
 import { UsageError } from '../errors.js';
 import { parseDuration } from '../io/format-time.js';
-import { parseId } from '../validate.js';
+import { MAX_CONCURRENCY, parseId } from '../validate.js';
 
 /** Reads an option's text; `flag` is the option's long name, for the error. */
 export type Parse<V> = (text: string, flag: string) => V;
@@ -21,6 +21,9 @@ export const whole =
     if (!/^\d{1,16}$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`invalid ${flag} "${text}": expected a whole number from ${min} to ${max}`);
     return Number(v);
   };
+
+/** --concurrency N of the bulk commands (import, apply, history, report): requests in flight. */
+export const concurrencyValue = whole(1, MAX_CONCURRENCY);
 
 /** --limit N of a list: a positive integer. */
 export const positiveInt: Parse<number> = (text, flag) => {

@@ -2,8 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, flag, int, registerCommand, text } from '../declare.js';
-import { whole } from '../values.js';
-import { MAX_CONCURRENCY } from '../../validate.js';
+import { concurrencyValue } from '../values.js';
 
 export const apply = defineCommand({
   name: 'apply',
@@ -14,7 +13,7 @@ export const apply = defineCommand({
     text('-f, --file <path>', 'fleet file, YAML or JSON ("-" reads stdin)', { required: true }),
     flag('--dry-run', 'print the plan and change nothing'),
     flag('--prune', 'also delete objects of the kinds listed in the file that the file does not declare (never the signed-in user); needs --yes without a terminal'),
-    int('--concurrency <n>', 'requests in flight within each phase (1-64)', whole(1, MAX_CONCURRENCY), { fallback: '8' }),
+    int('--concurrency <n>', 'requests in flight within each phase (1-64)', concurrencyValue, { fallback: '8' }),
   ],
   examples: [
     'trackctl apply -f fleet.yaml --dry-run',

@@ -2,9 +2,9 @@
 import type { Command } from 'commander';
 import { REPORT_TYPES } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { seconds } from '../values.js';
 import { defineCommand, duration, flag, list, registerCommand, text, time } from '../declare.js';
 import { checkpoint, concurrency, lake, selection, window } from '../shared-options.js';
+import { seconds } from '../values.js';
 import { ZONE_HELP } from '../time-options.js';
 
 const FORMATS_HELP = `

@@ -5,8 +5,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, flag, int, registerCommand, strictChoice, text } from '../declare.js';
-import { whole } from '../values.js';
-import { MAX_CONCURRENCY } from '../../validate.js';
+import { concurrencyValue } from '../values.js';
 
 type Kind = 'devices' | 'sensors' | 'users';
 
@@ -56,7 +55,7 @@ export function importCommand(kind: Kind) {
     args: [{ spec: '<file>', help: 'file to read, or - for stdin' }],
     options: [
       strictChoice('--format <format>', ['csv', 'ndjson', 'json'], 'input format (default: from the extension, or sniffed)'),
-      int('--concurrency <n>', 'creates in flight at once, 1–64', whole(1, MAX_CONCURRENCY), { fallback: '8' }),
+      int('--concurrency <n>', 'creates in flight at once, 1–64', concurrencyValue, { fallback: '8' }),
       flag('--dry-run', 'validate and compare with what exists; write nothing'),
       flag('--skip-existing', `skip rows whose ${KEY[kind]} already exists (and add their missing groups)`),
       text('--report <file>', 'write the per-row NDJSON report to this file'),
