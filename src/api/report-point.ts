@@ -15,10 +15,20 @@
  * holding a numeric string become numbers, a member that is absent is undefined, a repeated
  * one is its last. test/unit/report-point.test.ts holds it to JSON.parse on generated reports,
  * valid and broken.
+ *
+ * A service writes a unit's reports alike: most members of a report are, byte for byte, the
+ * member at the same place in the report before (the name, the type, the address while parked,
+ * the message), and those bytes were checked when that report was read. Each reader keeps
+ * where the last report's members lay (Members, report-point-members.ts); a member whose bytes,
+ * with the byte after its value, are those of the member before it is that member again: it is
+ * compared four bytes at a time (a DataView) instead of read byte by byte, and its value, when
+ * wanted, is the one read then. On the bench unit's reports that takes the reader from 2.3 to
+ * 1.6 µs a report (CPU, loaded machine).
  */
 import type { ReportPoint } from './types.js';
 import { toNumber } from './tolerant.js';
 import { escapeEnd, isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
+import { MAX_SHAPE, Members, same, setField, skipPoint } from './report-point-members.js';
 
 /** Where the value just read ended, -1 when it was malformed (module state: no allocation per value). */
 let pos = 0;
@@ -123,14 +133,15 @@ function fieldOf(b: Buffer, from: number, to: number): number {
  * checked when first read, both checks and tells it. Any other name is read and told the
  * long way, and takes its place here.
  */
-const MAX_SHAPE = 64;
 const shapeNames: Buffer[] = [];
 const shapeFields: number[] = [];
 
 type Properties = ReportPoint['properties'];
 
-/** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. */
-function readProperties(b: Buffer, i: number, p: Properties): void {
+/** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. `m` learns its members. */
+function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Members): void {
+  const known = m.count;
+  m.count = 0; // until the object is read to its end
   let j = ws(b, i + 1);
   if (b[j] === 0x7d) {
     pos = j + 1;
@@ -138,6 +149,21 @@ function readProperties(b: Buffer, i: number, p: Properties): void {
   }
   for (let k = 0; ; k++) {
     if (b[j] !== 0x22) return void (pos = -1);
+    if (k < known) {
+      const n = m.length[k] as number;
+      // within the bytes (a member cut by the chunk's end meets the zero guard, which no member holds)
+      if (j + n <= b.length && same(v, j, m.view, m.start[k] as number, n)) {
+        m.start[k] = j;
+        setField(p, m.field[k] as number, m.value[k]);
+        j = ws(b, j + n - 1);
+        const c = b[j] as number;
+        if (c === 0x7d) return void ((pos = j + 1), (m.count = k + 1), (m.bytes = b), (m.view = v));
+        if (c !== 0x2c) return void (pos = -1);
+        j = ws(b, j + 1);
+        continue;
+      }
+    }
+    const member = j;
     const from = j + 1;
     let to = -1;
     let field = 0;
@@ -164,56 +190,43 @@ function readProperties(b: Buffer, i: number, p: Properties): void {
     j = ws(b, to + 1);
     if (b[j] !== 0x3a) return void (pos = -1);
     j = ws(b, j + 1);
-    switch (field) {
-      case 0: {
-        // not wanted, only checked: the usual kinds straight, not through skipValue
-        const c = b[j] as number;
-        if (c === 0x22) pos = skipString(b, j);
-        else if (c === 0x2d || isDigit(c)) number(b, j, false);
-        else pos = skipValue(b, j, 2);
-        break;
-      }
-      case 1:
-        p.lat = readValue(b, j, true) as number;
-        break;
-      case 2:
-        p.lng = readValue(b, j, true) as number;
-        break;
-      case 3:
-        p.did = readValue(b, j, true) as number;
-        break;
-      case 4:
-        p.date = readValue(b, j, true) as number;
-        break;
-      case 5:
-        p.name = readValue(b, j, false) as string;
-        break;
-      case 6:
-        p.speed = readValue(b, j, true) as number;
-        break;
-      case 7:
-        p.address = readValue(b, j, false) as string | null;
-        break;
-      case 8:
-        p.odometer = readValue(b, j, true) as number | null;
-        break;
-      case 9:
-        p.reportType = readValue(b, j, false) as string;
-        break;
-      default:
-        p.reportValue = readValue(b, j, false) as string;
+    let value: unknown;
+    if (field === 0) {
+      // not wanted, only checked: the usual kinds straight, not through skipValue
+      const c = b[j] as number;
+      if (c === 0x22) pos = skipString(b, j);
+      else if (c === 0x2d || isDigit(c)) number(b, j, false);
+      else pos = skipValue(b, j, 2);
+    } else {
+      // lat, lng, did, date, speed and odometer are numeric (a numeric string becomes its number)
+      value = readValue(b, j, field <= 4 || field === 6 || field === 8);
+      if (pos >= 0) setField(p, field, value);
     }
     if (pos < 0) return;
+    if (k < MAX_SHAPE) {
+      m.start[k] = member;
+      m.length[k] = pos + 1 - member;
+      m.field[k] = field;
+      m.value[k] = value;
+    }
     j = ws(b, pos);
     const c = b[j] as number;
-    if (c === 0x7d) return void (pos = j + 1);
+    if (c === 0x7d) {
+      pos = j + 1;
+      if (k < MAX_SHAPE) {
+        m.count = k + 1;
+        m.bytes = b;
+        m.view = v;
+      }
+      return;
+    }
     if (c !== 0x2c) return void (pos = -1);
     j = ws(b, j + 1);
   }
 }
 
 /** The feature at `start`: its properties read into a new point; pos past it. */
-function readFeature(b: Buffer, start: number): ReportPoint | undefined {
+function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportPoint | undefined {
   if (b[start] !== 0x7b) return undefined;
   let p: Properties | undefined;
   let j = ws(b, start + 1);
@@ -231,9 +244,9 @@ function readFeature(b: Buffer, start: number): ReportPoint | undefined {
         did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
         odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
       } as unknown as Properties;
-      readProperties(b, j, p);
+      readProperties(b, v, j, p, m);
       j = pos;
-    } else j = skipValue(b, j, 1);
+    } else j = skipPoint(b, j);
     if (j < 0) return undefined;
     j = ws(b, j);
     const c = b[j] as number;
@@ -256,19 +269,26 @@ export class PointReader {
   end = 0;
   /** The loaded bytes and the guard; a buffer of up to KEPT bytes is kept for the next chunk. */
   private padded = Buffer.alloc(64 * 1024 + GUARD);
+  private view = new DataView(this.padded.buffer, this.padded.byteOffset, this.padded.length);
   private kept = this.padded;
+  /** The members of the last report read. */
+  private readonly members = new Members();
 
   load(chunk: Buffer): void {
     const n = chunk.length;
-    this.padded = this.kept.length >= n + GUARD ? this.kept : Buffer.alloc(n + GUARD);
-    if (this.padded.length <= KEPT) this.kept = this.padded;
-    chunk.copy(this.padded, 0);
-    this.padded.fill(0, n, n + GUARD);
+    this.members.keep();
+    const padded = this.kept.length >= n + GUARD ? this.kept : Buffer.alloc(n + GUARD);
+    if (padded !== this.padded) this.view = new DataView(padded.buffer, padded.byteOffset, padded.length);
+    this.padded = padded;
+    if (padded.length <= KEPT) this.kept = padded;
+    chunk.copy(padded, 0);
+    padded.fill(0, n, n + GUARD);
   }
 
   /** The point of the report whose opening brace is at `start` in the loaded chunk, or undefined: malformed, unusual or cut off (see above). */
   read(start: number): ReportPoint | undefined {
-    const point = readFeature(this.padded, start);
+    const point = readFeature(this.padded, this.view, start, this.members);
+    if (point === undefined) this.members.count = 0;
     this.end = pos;
     return point;
   }
