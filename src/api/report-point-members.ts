@@ -18,6 +18,8 @@ export class Members {
   /** From the name's opening quote to the byte after the value, that byte included. */
   readonly start = new Int32Array(MAX_SHAPE);
   readonly length = new Int32Array(MAX_SHAPE);
+  /** From the name's opening quote to the value (the name, the colon and the white space around it). */
+  readonly name = new Int32Array(MAX_SHAPE);
   readonly field = new Uint8Array(MAX_SHAPE);
   /** The value read, for a wanted member. */
   readonly value: unknown[] = new Array(MAX_SHAPE).fill(undefined);
@@ -46,17 +48,16 @@ export function same(v: DataView, i: number, w: DataView, o: number, n: number):
 
 /** A GeoJSON point's geometry as services write it, up to its first coordinate. */
 const POINT = Buffer.from('{"type":"Point","coordinates":[');
+const POINT_VIEW = new DataView(POINT.buffer, POINT.byteOffset, POINT.length);
 
 /**
  * Past the value at `j` (checked, not kept), or -1: skipValue, with a short way for the usual
  * `{"type":"Point","coordinates":[lng,lat]}` (a fifth of a report, every report), whose bytes
  * are compared with the usual ones and its two numbers checked; any other value goes the long way.
  */
-export function skipPoint(b: Buffer, j: number): number {
-  let k = 0;
-  while (k < POINT.length && b[j + k] === POINT[k]) k++;
-  if (k === POINT.length) {
-    readNumber(b, j + k, false);
+export function skipPoint(b: Buffer, v: DataView, j: number): number {
+  if (j + POINT.length <= b.length && same(v, j, POINT_VIEW, 0, POINT.length)) {
+    readNumber(b, j + POINT.length, false);
     const comma = numberEnd.at;
     if (comma > 0 && b[comma] === 0x2c) {
       readNumber(b, comma + 1, false);

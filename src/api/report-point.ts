@@ -138,6 +138,37 @@ const shapeFields: number[] = [];
 
 type Properties = ReportPoint['properties'];
 
+/** The member name at `j` (its opening quote) of the k-th member: what it is (fieldOf), pos at its value; -1 when malformed or escaped. */
+function readName(b: Buffer, j: number, k: number): number {
+  const from = j + 1;
+  let to = -1;
+  let field = 0;
+  const expected = shapeNames[k];
+  if (expected !== undefined) {
+    const n = expected.length;
+    let q = 0;
+    while (q < n && b[from + q] === expected[q]) q++;
+    if (q === n) {
+      to = from + n - 1;
+      field = shapeFields[k] as number;
+    }
+  }
+  if (to < 0) {
+    to = from;
+    for (let c = b[to] as number; c !== 0x22; c = b[++to] as number) if (c === 0x5c || !(c >= 0x20)) return -1;
+    field = fieldOf(b, from, to);
+    if (k < MAX_SHAPE) {
+      // a copy: the bytes are overwritten by the next chunk
+      shapeNames[k] = Buffer.from(b.subarray(from, to + 1));
+      shapeFields[k] = field;
+    }
+  }
+  j = ws(b, to + 1);
+  if (b[j] !== 0x3a) return -1;
+  pos = ws(b, j + 1);
+  return field;
+}
+
 /** The `properties` object at `i`, read into `p`; pos past it, -1 when malformed or a name holds an escape. `m` learns its members. */
 function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Members): void {
   const known = m.count;
@@ -147,49 +178,49 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
     pos = j + 1;
     return;
   }
+  const w = m.view;
+  const last = known - 1;
+  const before = known > 0 ? (m.start[last] as number) + (m.length[last] as number) : 0;
   for (let k = 0; ; k++) {
     if (b[j] !== 0x22) return void (pos = -1);
+    const member = j;
+    let field = -1;
     if (k < known) {
-      const n = m.length[k] as number;
-      // within the bytes (a member cut by the chunk's end meets the zero guard, which no member holds)
-      if (j + n <= b.length && same(v, j, m.view, m.start[k] as number, n)) {
-        m.start[k] = j;
-        setField(p, m.field[k] as number, m.value[k]);
-        j = ws(b, j + n - 1);
+      // How many bytes from here are those of the report before from its k-th member on: four
+      // at a time, then singly (none past the loaded bytes: the zero guard is in no member).
+      const o = m.start[k] as number;
+      const span = Math.min(before - o, b.length - j);
+      let d = 0;
+      while (d + 4 <= span && v.getInt32(j + d, true) === w.getInt32(o + d, true)) d += 4;
+      while (d < span && v.getUint8(j + d) === w.getUint8(o + d)) d++;
+      // The members wholly within them are those members again.
+      const shift = j - o;
+      let r = k;
+      for (; r < known && (m.start[r] as number) + (m.length[r] as number) - o <= d; r++) {
+        (m.start[r] as number) += shift;
+        setField(p, m.field[r] as number, m.value[r]);
+      }
+      if (r > k) {
+        j = ws(b, (m.start[r - 1] as number) + (m.length[r - 1] as number) - 1);
         const c = b[j] as number;
-        if (c === 0x7d) return void ((pos = j + 1), (m.count = k + 1), (m.bytes = b), (m.view = v));
+        if (c === 0x7d) return void ((pos = j + 1), (m.count = r), (m.bytes = b), (m.view = v));
         if (c !== 0x2c) return void (pos = -1);
         j = ws(b, j + 1);
+        k = r - 1;
         continue;
       }
-    }
-    const member = j;
-    const from = j + 1;
-    let to = -1;
-    let field = 0;
-    const expected = shapeNames[k];
-    if (expected !== undefined) {
-      const m = expected.length;
-      let q = 0;
-      while (q < m && b[from + q] === expected[q]) q++;
-      if (q === m) {
-        to = from + m - 1;
-        field = shapeFields[k] as number;
+      // The value changed (a position, a date), the name most often not: only the value is read.
+      if (d >= (m.name[k] as number)) {
+        field = m.field[k] as number;
+        j = ws(b, j + (m.name[k] as number));
       }
     }
-    if (to < 0) {
-      to = from;
-      for (let c = b[to] as number; c !== 0x22; c = b[++to] as number) if (c === 0x5c || !(c >= 0x20)) return void (pos = -1);
-      field = fieldOf(b, from, to);
-      if (k < MAX_SHAPE) {
-        // a copy: the bytes are overwritten by the next chunk
-        shapeNames[k] = Buffer.from(b.subarray(from, to + 1));
-        shapeFields[k] = field;
-      }
+    if (field < 0) {
+      field = readName(b, j, k);
+      if (field < 0) return void (pos = -1);
+      j = pos;
     }
-    j = ws(b, to + 1);
-    if (b[j] !== 0x3a) return void (pos = -1);
-    j = ws(b, j + 1);
+    const valueAt = j;
     let value: unknown;
     if (field === 0) {
       // not wanted, only checked: the usual kinds straight, not through skipValue
@@ -206,6 +237,7 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
     if (k < MAX_SHAPE) {
       m.start[k] = member;
       m.length[k] = pos + 1 - member;
+      m.name[k] = valueAt - member;
       m.field[k] = field;
       m.value[k] = value;
     }
@@ -225,12 +257,26 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
   }
 }
 
+/** The usual opening of a report, up to its properties' brace. */
+const FEATURE = Buffer.from('{"type":"Feature","properties":{');
+const FEATURE_VIEW = new DataView(FEATURE.buffer, FEATURE.byteOffset, FEATURE.length);
+
 /** The feature at `start`: its properties read into a new point; pos past it. */
 function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportPoint | undefined {
   if (b[start] !== 0x7b) return undefined;
   let p: Properties | undefined;
-  let j = ws(b, start + 1);
-  for (;;) {
+  /** At the brace or comma before the next member, then at the closing brace. */
+  let j = start;
+  if (start + FEATURE.length <= b.length && same(v, start, FEATURE_VIEW, 0, FEATURE.length)) {
+    // the usual opening, compared with its bytes instead of read
+    p = blank();
+    readProperties(b, v, start + FEATURE.length - 1, p, m);
+    if (pos < 0) return undefined;
+    j = ws(b, pos);
+    if (b[j] !== 0x2c && b[j] !== 0x7d) return undefined;
+  }
+  while (b[j] !== 0x7d) {
+    j = ws(b, j + 1);
     if (b[j] !== 0x22) return undefined;
     const from = j + 1;
     let to = from;
@@ -240,23 +286,25 @@ function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportP
     j = ws(b, j + 1);
     if (to - from === 10 && b[from] === 0x70 && named(b, from, 'properties')) {
       if (p !== undefined || b[j] !== 0x7b) return undefined;
-      p = {
-        did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
-        odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
-      } as unknown as Properties;
+      p = blank();
       readProperties(b, v, j, p, m);
       j = pos;
-    } else j = skipPoint(b, j);
+    } else j = skipPoint(b, v, j);
     if (j < 0) return undefined;
     j = ws(b, j);
-    const c = b[j] as number;
-    if (c === 0x7d) break;
-    if (c !== 0x2c) return undefined;
-    j = ws(b, j + 1);
+    if (b[j] !== 0x2c && b[j] !== 0x7d) return undefined;
   }
   if (p === undefined) return undefined;
   pos = j + 1;
   return { properties: p };
+}
+
+/** New properties, every wanted member undefined until read (one shape for all). */
+function blank(): Properties {
+  return {
+    did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
+    odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
+  } as unknown as Properties;
 }
 
 /**

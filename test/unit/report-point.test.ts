@@ -196,7 +196,9 @@ test('point reader: a stream of alike reports, read in chunks by one reader, as 
         else members.push(members.splice(r.int(members.length), 1)[0] as [string, string]);
       }
       const sep = r.chance(0.1) ? ' ' : '';
-      const text = `{"type":"Feature","properties":{${members.map(([n, v]) => `"${n}":${sep}${v}`).join(',')}},"geometry":null}`;
+      // mostly the usual point geometry, whose coordinates change (a usual opening and geometry are compared with their usual bytes)
+      const geometry = r.chance(0.8) ? `{"type":"Point","coordinates":[${r.pick(NUMBERS)},${r.pick(NUMBERS)}]}` : 'null';
+      const text = `{"type":"Feature","properties":{${members.map(([n, v]) => `"${n}":${sep}${v}`).join(',')}},"geometry":${geometry}}`;
       texts.push(r.chance(0.05) ? broken(r, text) : text);
     }
     // chunks of one to five reports: the reader keeps the members it compares with across loads
