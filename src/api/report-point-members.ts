@@ -46,9 +46,21 @@ export function same(v: DataView, i: number, w: DataView, o: number, n: number):
   return v.getInt32(i + n - 4, true) === w.getInt32(o + n - 4, true);
 }
 
-/** A GeoJSON point's geometry as services write it, up to its first coordinate. */
+/** A GeoJSON point's geometry as services write it, up to its first coordinate; and as the member after a report's properties. */
 const POINT = Buffer.from('{"type":"Point","coordinates":[');
 const POINT_VIEW = new DataView(POINT.buffer, POINT.byteOffset, POINT.length);
+const GEOMETRY = Buffer.from(`,"geometry":${POINT.toString()}`);
+const GEOMETRY_VIEW = new DataView(GEOMETRY.buffer, GEOMETRY.byteOffset, GEOMETRY.length);
+
+/** Past `lng,lat]}` at `i` (two numbers checked, no white space), or -1. */
+function coordinatesEnd(b: Buffer, i: number): number {
+  readNumber(b, i, false);
+  const comma = numberEnd.at;
+  if (comma < 0 || b[comma] !== 0x2c) return -1;
+  readNumber(b, comma + 1, false);
+  const end = numberEnd.at;
+  return end > 0 && b[end] === 0x5d && b[end + 1] === 0x7d ? end + 2 : -1;
+}
 
 /**
  * Past the value at `j` (checked, not kept), or -1: skipValue, with a short way for the usual
@@ -57,15 +69,16 @@ const POINT_VIEW = new DataView(POINT.buffer, POINT.byteOffset, POINT.length);
  */
 export function skipPoint(b: Buffer, v: DataView, j: number): number {
   if (j + POINT.length <= b.length && same(v, j, POINT_VIEW, 0, POINT.length)) {
-    readNumber(b, j + POINT.length, false);
-    const comma = numberEnd.at;
-    if (comma > 0 && b[comma] === 0x2c) {
-      readNumber(b, comma + 1, false);
-      const end = numberEnd.at;
-      if (end > 0 && b[end] === 0x5d && b[end + 1] === 0x7d) return end + 2;
-    }
+    const end = coordinatesEnd(b, j + POINT.length);
+    if (end > 0) return end;
   }
   return skipValue(b, j, 1);
+}
+
+/** Past the usual `,"geometry":{"type":"Point","coordinates":[lng,lat]}` at `j` (its bytes compared, its numbers checked), or -1 when it is not that. */
+export function usualGeometryEnd(b: Buffer, v: DataView, j: number): number {
+  if (j + GEOMETRY.length > b.length || !same(v, j, GEOMETRY_VIEW, 0, GEOMETRY.length)) return -1;
+  return coordinatesEnd(b, j + GEOMETRY.length);
 }
 
 /** Sets the wanted member `field` (fieldOf of report-point.ts: 1 lat … 10 reportValue, 0 none) of p. */

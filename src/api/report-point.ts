@@ -28,7 +28,7 @@
 import type { ReportPoint } from './types.js';
 import { toNumber } from './tolerant.js';
 import { escapeEnd, isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
-import { MAX_SHAPE, Members, same, setField, skipPoint } from './report-point-members.js';
+import { MAX_SHAPE, Members, same, setField, skipPoint, usualGeometryEnd } from './report-point-members.js';
 
 /** Where the value just read ended, -1 when it was malformed (module state: no allocation per value). */
 let pos = 0;
@@ -186,11 +186,15 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
     const member = j;
     let field = -1;
     if (k < known) {
-      // How many bytes from here are those of the report before from its k-th member on: four
-      // at a time, then singly (none past the loaded bytes: the zero guard is in no member).
+      // How many bytes from here are those of the report before from its k-th member on: eight
+      // at a time, then four, then singly (none past the loaded bytes: the zero guard is in no
+      // member). Eight bytes of JSON text read as a double are equal exactly when the bytes are:
+      // they hold no zero byte, so never ±0, and a NaN (from bytes 0x7f or 0xf0-0xff) is equal to
+      // nothing, which only hands those bytes to the comparisons after.
       const o = m.start[k] as number;
       const span = Math.min(before - o, b.length - j);
       let d = 0;
+      while (d + 8 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true)) d += 8;
       while (d + 4 <= span && v.getInt32(j + d, true) === w.getInt32(o + d, true)) d += 4;
       while (d < span && v.getUint8(j + d) === w.getUint8(o + d)) d++;
       // The members wholly within them are those members again.
@@ -268,11 +272,12 @@ function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportP
   /** At the brace or comma before the next member, then at the closing brace. */
   let j = start;
   if (start + FEATURE.length <= b.length && same(v, start, FEATURE_VIEW, 0, FEATURE.length)) {
-    // the usual opening, compared with its bytes instead of read
+    // the usual opening and geometry, compared with their bytes instead of read
     p = blank();
     readProperties(b, v, start + FEATURE.length - 1, p, m);
     if (pos < 0) return undefined;
-    j = ws(b, pos);
+    const geometry = usualGeometryEnd(b, v, pos);
+    j = ws(b, geometry > 0 ? geometry : pos);
     if (b[j] !== 0x2c && b[j] !== 0x7d) return undefined;
   }
   while (b[j] !== 0x7d) {
