@@ -1,7 +1,8 @@
 /**
  * What the point reader (report-point.ts) keeps of the report before, to read the next one by
- * comparison: where its members lay and what they held (Members), compared four bytes at a
- * time (same); and the usual GeoJSON point geometry, compared with its usual bytes (skipPoint).
+ * comparison: where its members lay and what they held (Members); and the usual GeoJSON point
+ * geometry, compared with its usual bytes four at a time (same), as a value (skipPoint) or as
+ * the member after the properties (usualGeometryEnd).
  */
 import type { ReportPoint } from './types.js';
 import { numberEnd, readNumber, skipValue } from './json-bytes.js';
@@ -40,7 +41,7 @@ export class Members {
   }
 }
 
-/** Whether the n bytes at i in v are those at o in w (n ≥ 4: a member is a name, a colon, a value and a byte), four at a time, the last four overlapping. */
+/** Whether the n bytes at i in v are those at o in w (n ≥ 4), four at a time, the last four overlapping. */
 export function same(v: DataView, i: number, w: DataView, o: number, n: number): boolean {
   for (let k = 0; k + 4 < n; k += 4) if (v.getInt32(i + k, true) !== w.getInt32(o + k, true)) return false;
   return v.getInt32(i + n - 4, true) === w.getInt32(o + n - 4, true);
