@@ -19,14 +19,20 @@ const formats = new Map<string, Intl.DateTimeFormat>();
 /** The longest a calendar day can last anywhere, with margin (a zone may skip or repeat a day's worth near the date line). */
 const SPAN = 50 * 3600;
 
+/** Days kept found: a move across midnight asks for the day before and the day after in turn. */
+const KEPT_DAYS = 4;
+
 /**
- * Maps unix seconds to the local day. The last day found is kept, so a stream in date order
- * formats a date only at day boundaries (a few dozen Intl calls per day).
+ * Maps unix seconds to the local day. The last few days found are kept, so a stream in date
+ * order formats dates only once per day (a few dozen Intl calls), even where the summary and
+ * a move across midnight ask for the day before and the day after in turn.
  */
 export class DayClock {
   readonly timeZone: string;
   private readonly format: Intl.DateTimeFormat;
   private last: Day | undefined;
+  /** The days found most recently, newest first (last among them). */
+  private readonly recent: Day[] = [];
 
   constructor(timeZone: string) {
     this.timeZone = validateTimeZone(timeZone);
@@ -60,13 +66,18 @@ export class DayClock {
   dayOf(t: number): Day {
     const last = this.last;
     if (last && t >= last.start && t < last.end) return last;
+    for (const day of this.recent) {
+      if (t >= day.start && t < day.end) return (this.last = day);
+    }
     const sec = Math.floor(t);
     const key = this.dateOf(sec);
     // Dates only grow with time: binary search for the first second of this date and of the next.
     const start = this.firstSecond(sec - SPAN, sec, (s) => this.dateOf(s) >= key);
     const end = this.firstSecond(sec, sec + SPAN, (s) => this.dateOf(s) > key);
-    this.last = { key, start, end };
-    return this.last;
+    const day = { key, start, end };
+    this.recent.unshift(day);
+    if (this.recent.length > KEPT_DAYS) this.recent.pop();
+    return (this.last = day);
   }
 
   /** Smallest s in (lo, hi] with pred(s), given pred(hi) and pred monotone. */

@@ -69,6 +69,7 @@ import { Move } from './move.js';
 import type { ReportParams } from './params.js';
 import { MAX_HELD, Place } from './place.js';
 import type { Explanation, Segment, TrackerOptions } from './segments.js';
+import { NONE } from './stream.js';
 
 /** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
 const JITTER_RADII = 3;
@@ -109,6 +110,8 @@ export class MotionTracker {
   private restFrom: Fix | undefined;
   /** finish() is stepping the stream's last fix. */
   private ending = false;
+  /** What push() completes, handed out as a new array only when it holds something (most reports complete nothing). */
+  private readonly out: Segment[] = [];
 
   constructor(params: ReportParams, options: TrackerOptions = {}) {
     this.params = params;
@@ -145,26 +148,26 @@ export class MotionTracker {
     return speedOf(r) > this.params.speedThreshold;
   }
 
-  push(r: ReportPoint): Segment[] {
+  push(r: ReportPoint): readonly Segment[] {
     const moving = this.isMoving(r);
     const p = r.properties;
-    if (!hasPosition(p.lat, p.lng)) return [];
+    if (!hasPosition(p.lat, p.lng)) return NONE;
     const speed = speedOf(r);
     const going = speed > this.params.speedThreshold || (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving');
     const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed, moving, going, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
     const held = this.held;
     this.held = fix;
-    if (!held) return [];
+    if (!held) return NONE;
     const kept = this.kept;
     const why = kept && outlierReason(kept, held, fix, this.params.outlierSpeedKmh);
     if (why) {
       this.tell('outlier', held, held, null, held, `${why}: left out`);
-      return [];
+      return NONE;
     }
     this.kept = held;
-    const out: Segment[] = [];
+    const out = this.out;
     this.step(held, out);
-    return out;
+    return out.length === 0 ? NONE : out.splice(0);
   }
 
   /** The stream ended: the move in progress ends where it is, the stop in progress is returned open. */

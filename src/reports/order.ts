@@ -11,7 +11,7 @@
  * which makes a stream that repeats what a killed run had written harmless.
  */
 import type { ReportPoint } from '../api/types.js';
-import type { UnitProcessor } from './stream.js';
+import { NONE, type UnitProcessor } from './stream.js';
 
 export interface OrderOptions {
   /** Seconds a report is held for older ones to arrive (default 3600). */
@@ -40,7 +40,10 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoi
   let newest = -Infinity;
   let released: ReportPoint | undefined;
 
-  function release(upTo: number): ReportPoint[] {
+  function release(upTo: number): readonly ReportPoint[] {
+    // Most reports release one, or none while the window fills: no array for none.
+    const first = held[head];
+    if (first === undefined || (first.properties.date > upTo && held.length - head <= maxHeld)) return NONE;
     const out: ReportPoint[] = [];
     while (head < held.length) {
       const r = held[head] as ReportPoint;
@@ -65,7 +68,7 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoi
       const date = report.properties.date;
       if (released && date < released.properties.date) {
         onLate?.(report);
-        return [];
+        return NONE;
       }
       const last = held.length > head ? held[held.length - 1] : undefined;
       if (head === held.length || (last && last.properties.date <= date)) held.push(report);

@@ -16,7 +16,7 @@ import type { ReportPoint } from '../api/types.js';
 import { inFence, type Fence } from './fences.js';
 import { haversineKm, hasPosition } from './geo.js';
 import { inDateOrder, type OrderOptions } from './order.js';
-import { chain, type UnitProcessor } from './stream.js';
+import { chain, NONE, type UnitProcessor } from './stream.js';
 import { round } from './trips.js';
 
 export interface Overspeed {
@@ -128,28 +128,38 @@ function extend(e: Episode, f: OverspeedFix): void {
 
 export interface OverspeedStep {
   /** Episodes that ended and lasted --min-duration. */
-  done: Overspeed[];
+  done: readonly Overspeed[];
   /** An episode that has just lasted --min-duration, still on (watch tells it now rather than at its end). */
   reached: Overspeed | undefined;
 }
 
+/** What a report that ends and reaches nothing gives (most): one for all, never written to. */
+const QUIET: OverspeedStep = Object.freeze({ done: NONE, reached: undefined });
+
 /** One report of the unit, in date order; the state changes in place. */
 export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRules): OverspeedStep {
-  const out: OverspeedStep = { done: [], reached: undefined };
+  let out = QUIET;
   const first = !s.seen;
   s.seen = true;
   const gap = s.lastT !== null && f.date - s.lastT > rules.maxGapS;
   s.lastT = f.date;
-  const at = limitAt(rules, f.lat, f.lng);
-  const above = at !== undefined && f.speed > at.limit;
+  // Without fences the limit is --limit: no object a report for it.
+  const at = rules.fences.length === 0 ? undefined : limitAt(rules, f.lat, f.lng);
+  const limit = rules.fences.length === 0 ? rules.limit : at?.limit;
+  const fence = at === undefined ? null : at.fence;
+  const above = limit !== undefined && f.speed > limit;
   let e = s.episode;
   if (e) {
     if (gap) {
-      close(s, e, e.last.t, true, out);
+      close(s, e, e.last.t, true);
       e = null;
-    } else if (above && at.limit === e.limit && at.fence === e.fence) {
+    } else if (above && limit === e.limit && fence === e.fence) {
       extend(e, f);
-      e.last = { t: f.date, lat: f.lat, lng: f.lng, speed: f.speed };
+      // in place: the last report's values, not an object a report
+      e.last.t = f.date;
+      e.last.lat = f.lat;
+      e.last.lng = f.lng;
+      e.last.speed = f.speed;
       if (f.speed > e.maxSpeed) {
         e.maxSpeed = f.speed;
         e.maxLat = f.lat;
@@ -157,19 +167,19 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
       }
       if (!e.told && f.date - e.start >= rules.minDurationS) {
         e.told = true;
-        out.reached = record(s, e, f.date, e.startPartial);
+        return { done: NONE, reached: record(s, e, f.date, e.startPartial) };
       }
       return out;
     } else {
       extend(e, f);
-      close(s, e, f.date, false, out);
+      close(s, e, f.date, false);
       e = null;
     }
   }
   s.episode = null;
   if (above) {
     s.episode = {
-      limit: at.limit, fence: at.fence, start: f.date, startPartial: first || gap,
+      limit, fence, start: f.date, startPartial: first || gap,
       last: { t: f.date, lat: f.lat, lng: f.lng, speed: f.speed },
       maxSpeed: f.speed, maxLat: f.lat, maxLng: f.lng, speedTime: 0, distanceKm: 0, told: false,
     };
@@ -177,13 +187,12 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
   }
   return out;
 
-  function close(st: OverspeedState, ep: Episode, end: number, cut: boolean, o: OverspeedStep): void {
+  function close(st: OverspeedState, ep: Episode, end: number, cut: boolean): void {
     st.episode = null;
     if (end - ep.start < rules.minDurationS) return;
     const rec = record(st, ep, end, ep.startPartial || cut);
-    o.done.push(rec);
     // watch tells an episode once: while on if it lasted long enough then, else when it ends
-    if (!ep.told) o.reached = rec;
+    out = { done: [rec], reached: ep.told ? undefined : rec };
   }
 }
 
@@ -200,13 +209,19 @@ const speedOf = (v: unknown): number => (typeof v === 'number' && Number.isFinit
 /** A per-unit processor of overspeed episodes; reports may arrive out of date order (see inDateOrder). */
 export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { windowS: number }, keepPath = false): UnitProcessor<Overspeed> {
   let state: OverspeedState | undefined;
+  // One fix for every report: overspeedStep keeps none of it.
+  const fix: OverspeedFix = { date: 0, lat: 0, lng: 0, speed: 0 };
   return chain(inDateOrder(order), {
     push(r: ReportPoint) {
       const p = r.properties;
-      if (!hasPosition(p.lat, p.lng)) return [];
+      if (!hasPosition(p.lat, p.lng)) return NONE;
       state ??= { ...newOverspeedState(p.did, p.name), keepPath };
       state.name = p.name;
-      return overspeedStep(state, { date: p.date, lat: p.lat, lng: p.lng, speed: speedOf(p.speed) }, rules).done;
+      fix.date = p.date;
+      fix.lat = p.lat;
+      fix.lng = p.lng;
+      fix.speed = speedOf(p.speed);
+      return overspeedStep(state, fix, rules).done;
     },
     finish: () => (state ? overspeedFinish(state, rules) : []),
   });

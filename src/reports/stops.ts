@@ -47,7 +47,7 @@ export function stopRecord(seg: StopSegment): Stop {
 export function stopProcessor(params: ReportParams = DEFAULTS, options: OrderOptions & { explain?: (e: Explanation) => void } = {}): UnitProcessor<Stop> {
   const { explain, ...order } = options;
   const tracker = new MotionTracker(params, { explain });
-  const pick = (segs: Segment[]): Stop[] => segs.flatMap((s) => (s.kind === 'stop' ? [stopRecord(s)] : []));
+  const pick = (segs: readonly Segment[]): Stop[] => segs.flatMap((s) => (s.kind === 'stop' ? [stopRecord(s)] : []));
   return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
     push: (r) => pick(tracker.push(r)),
     finish: () => pick(tracker.finish()),

@@ -24,7 +24,7 @@ import { MotionTracker } from './motion.js';
 import { inDateOrder, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import type { Explanation, Segment } from './segments.js';
-import { chain, run, type UnitProcessor } from './stream.js';
+import { chain, NONE, run, type UnitProcessor } from './stream.js';
 import { round } from './trips.js';
 
 export interface DaySummary {
@@ -75,8 +75,10 @@ export function summaryProcessor(
   const { explain, window, ...order } = options;
   const clock = new DayClock(tz);
   const tracker = new MotionTracker(params, { clock, explain });
-  /** The last report that carried an odometer. */
-  let lastOdo: { t: number; km: number } | undefined;
+  /** Whether a report carried an odometer, and the date and odometer of the last that did: numbers, not an object a report. */
+  let odoSeen = false;
+  let lastOdoT = 0;
+  let lastOdoKm = 0;
   /** Open days, oldest first (a stream in date order only ever appends). */
   const rows: Row[] = [];
   let firstEver = Infinity;
@@ -103,19 +105,19 @@ export function summaryProcessor(
     distanceKm: 0, odometerKm: null, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
   });
 
-  /** Shares a plausible odometer increase from `a` to `b` between the days it spans, by time. */
-  const addOdometer = (a: { t: number; km: number }, b: { t: number; km: number }, unit: Unit): void => {
-    const delta = b.km - a.km;
-    const dt = b.t - a.t;
+  /** Shares a plausible odometer increase from (at, akm) to (bt, bkm) between the days it spans, by time. */
+  const addOdometer = (at: number, akm: number, bt: number, bkm: number, unit: Unit): void => {
+    const delta = bkm - akm;
+    const dt = bt - at;
     if (delta < 0 || delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return; // a reset or a jump
     if (dt <= 0) {
-      const row = rowOf(clock.dayOf(b.t), unit);
+      const row = rowOf(clock.dayOf(bt), unit);
       row.odometerKm = (row.odometerKm ?? 0) + delta;
       return;
     }
-    for (let t = a.t; t < b.t; ) {
+    for (let t = at; t < bt; ) {
       const day = clock.dayOf(t);
-      const to = Math.min(b.t, day.end);
+      const to = Math.min(bt, day.end);
       const row = rowOf(day, unit);
       row.odometerKm = (row.odometerKm ?? 0) + (delta * (to - t)) / dt;
       t = to;
@@ -157,7 +159,7 @@ export function summaryProcessor(
     return out;
   };
 
-  const take = (segments: Segment[], unit: Unit): void => {
+  const take = (segments: readonly Segment[], unit: Unit): void => {
     for (const seg of segments) {
       if (seg.kind !== 'trip') continue;
       const s = seg.start.properties.date;
@@ -190,13 +192,14 @@ export function summaryProcessor(
       if (typeof odo === 'number' && Number.isFinite(odo)) {
         if (row.startOdometer === null) row.startOdometer = odo;
         row.endOdometer = odo;
-        const now = { t: date, km: odo };
-        if (lastOdo) addOdometer(lastOdo, now, p);
+        if (odoSeen) addOdometer(lastOdoT, lastOdoKm, date, odo, p);
         else row.odometerKm ??= 0;
-        lastOdo = now;
+        odoSeen = true;
+        lastOdoT = date;
+        lastOdoKm = odo;
       }
       take(tracker.push(r), p);
-      return rows.length > 1 || date >= (rows[0] as Row).day.end ? settled(date) : [];
+      return rows.length > 1 || date >= (rows[0] as Row).day.end ? settled(date) : NONE;
     },
     finish() {
       const last = rows[rows.length - 1];

@@ -103,7 +103,7 @@ export function tripProcessor(params: ReportParams = DEFAULTS, options: TripOpti
   const { path = false, explain, ...order } = options;
   const tracker = new MotionTracker(params, { keepPath: path, explain });
   const record = path ? tripWithPath : tripRecord;
-  const pick = (segs: Segment[]): Trip[] => (segs.length === 0 ? [] : segs.flatMap((s) => (s.kind === 'trip' && s.trip ? [record(s)] : [])));
+  const pick = (segs: readonly Segment[]): Trip[] => (segs.length === 0 ? [] : segs.flatMap((s) => (s.kind === 'trip' && s.trip ? [record(s)] : [])));
   return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
     push: (r) => pick(tracker.push(r)),
     finish: () => pick(tracker.finish()),
