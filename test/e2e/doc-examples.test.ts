@@ -113,7 +113,12 @@ function runExample(command: string, dir: string, env: Record<string, string>, r
     const stop = (): void => {
       if (stopped) return;
       stopped = true;
-      process.kill(-child.pid!, 'SIGTERM');
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch (err) {
+        // The group may have ended between the proof and this kill (before 'close' was seen): nothing to stop.
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
     };
     const timer = setTimeout(stop, runs ? RUN_BOUND_MS : 120_000);
     const proof = runs ? setInterval(() => runs(stderr) && stop(), 25) : undefined;
