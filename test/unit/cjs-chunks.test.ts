@@ -54,6 +54,18 @@ test('an exported binding that is reassigned stops the build: a plain export wou
   assert.throws(() => plainExports(code, 'chunk-e.js'), /chunk-e\.js: exported bindings are reassigned \(count\)/);
 });
 
+test('a default value of the same name is no reassignment; each form of assignment is', async () => {
+  // esbuild renames a parameter that shadows a name of the chunk; code can still hold one (acorn
+  // first reads `(count = 1)` as an assignment, then as a parameter with a default value).
+  const code = (await esbuildCjs(`export let count = 0; export const f = (n = 1) => n, g = ([n = 2]) => n;`)).replaceAll(/\bn\b/g, 'count');
+  assert.match(code, /\(count=1\)=>count/);
+  assert.equal((load(plainExports(code, 'chunk-f.js')).f as () => number)(), 1);
+  for (const change of ['count += 2', 'count ||= 1', '--count', 'count--']) {
+    const code = await esbuildCjs(`export let count = 0; export function bump() { ${change}; }`);
+    assert.throws(() => plainExports(code, 'chunk-g.js'), /exported bindings are reassigned \(count\)/, change);
+  }
+});
+
 test("a bundled CommonJS module's body is parenthesized, so V8 compiles it once", async () => {
   const code = 'var require_x=__commonJS({"node_modules/x/index.js"(exports,module){module.exports=1}});var y=(0,import_chunk_A.__commonJS)({"node_modules/y.js"(exports){exports.y=2}});';
   assert.equal(
