@@ -17,7 +17,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../helpers/cli.js';
-import { needTool } from '../helpers/tools.js';
+import { needTool, registryEnv } from '../helpers/tools.js';
 
 interface Out {
   code: number;
@@ -79,7 +79,7 @@ before(async () => {
   manifest.scripts.prepack += ' --no-check';
   writeFileSync(join(clone, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: clone, env: { ...process.env, npm_config_cache: npmCache } });
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: clone, env: { ...registryEnv(), npm_config_cache: npmCache } });
   assert.equal(packed.code, 0, `npm pack failed:\n${packed.stderr.slice(-2000)}`);
   const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string }>;
   tarball = join(dir, info!.filename);
@@ -90,7 +90,7 @@ before(async () => {
   const install = await run('npm', ['install', '-g', tarball, '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: dir,
     // The machine's environment (certificates, proxies) with an empty HOME: no user .npmrc.
-    env: { ...process.env, HOME: npmHome, npm_config_cache: npmCache },
+    env: { ...registryEnv(), HOME: npmHome, npm_config_cache: npmCache },
   });
   assert.equal(install.code, 0, `npm install -g failed:\n${install.stderr.slice(-2000)}`);
   installed = join(prefix, 'lib', 'node_modules', pkg.name);

@@ -22,3 +22,12 @@ export function needTool(t: TestContext, name: string): boolean {
   t.skip(`${name} is not installed`);
   return false;
 }
+
+/**
+ * The machine's environment as npm needs it to reach its registry: scripts/test.mjs keeps the
+ * extra certificate authorities (NODE_EXTRA_CA_CERTS) from the suite's own processes.
+ */
+export function registryEnv(): NodeJS.ProcessEnv {
+  const ca = process.env.TRACKCTL_TEST_EXTRA_CA_CERTS;
+  return ca ? { ...process.env, NODE_EXTRA_CA_CERTS: ca } : { ...process.env };
+}
