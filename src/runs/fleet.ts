@@ -16,7 +16,7 @@ import type { Api } from '../api/client.js';
 import { UsageError, type InterruptedError } from '../errors.js';
 import type { IO, Unread } from '../io/delivery/streams.js';
 import { startProgress, type Progress } from '../io/terminal/progress.js';
-import { unitsOfShard, type Shard } from '../lake/shard.js';
+import { unitsOfShard, type Shard } from './shard.js';
 import { withCheckpointLock } from '../lock.js';
 import { RunCheckpoint, type CheckpointSpec, type UnitProgress } from './checkpoint.js';
 import { Ledger, type SavePolicy } from './delivery.js';

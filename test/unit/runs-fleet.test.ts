@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Api } from '../../src/api/client.js';
-import { shardOf } from '../../src/lake/shard.js';
+import { shardOf } from '../../src/runs/shard.js';
 import { ApiError, AuthError, exitCodeFor, NetworkError, NotFoundError, PartialFailure, Reported, UsageError } from '../../src/errors.js';
 import { Cursor } from '../../src/runs/cursor.js';
 import { runFleet, type FleetPlan, type FleetTarget } from '../../src/runs/fleet.js';

@@ -22,15 +22,13 @@ import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/delivery/
 import type { OutputOptions } from '../../io/formats/output.js';
 import type { Progress } from '../../io/terminal/progress.js';
 import { Spool } from '../../io/delivery/spool.js';
-import type { PageCodec } from '../../lake/parquet/codecs.js';
-import type { Recovered } from '../../lake/journal.js';
-import type { LakeStorage } from '../../lake/storage.js';
 import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
+import { lakeTarget, openLake, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage, type Recovered } from '../../runs/lake.js';
 import { runFleet, type Delivery, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { describeSelection, type SelectedUnit } from '../../runs/select.js';
-import { DirTarget, GroupedTarget, lakeRunTarget, savePolicy, StreamTarget, type Target, type UnitSlot } from '../../runs/targets.js';
+import { DirTarget, GroupedTarget, savePolicy, StreamTarget, type Target, type UnitSlot } from '../../runs/targets.js';
 import { CSV_COLUMNS, FLEET_TABLE_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import type { HistoryPlan } from './options.js';
 import { openChannel, type HistoryOutput } from './output.js';
@@ -52,19 +50,17 @@ function checkFleetPlan(plan: HistoryPlan, format: string): void {
 
 export async function runHistory(ctx: Context, plan: HistoryPlan, format: HistoryOutput, out: OutputOptions): Promise<void> {
   checkFleetPlan(plan, format);
-  const openLake = async (dir: string): Promise<LakeStorage> => {
+  const ext = EXTENSIONS[format] as string;
+  const client = async (): Promise<{ retries: number; timeoutMs: number }> => {
     const { retries, timeoutMs } = await ctx.settings();
-    return (await import('../../lake/storage.js')).openStorage(dir, EXTENSIONS[format] as string, ctx.env, { retries, timeoutMs });
+    return { retries, timeoutMs };
   };
   let storage: LakeStorage | undefined;
-  if (plan.outDir !== undefined && plan.layout === 'hive') {
-    storage = await openLake(plan.outDir);
-    await storage.prepare().catch(async (err: unknown) => {
-      await storage?.close();
-      throw err;
-    });
-  } else if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
-  const history = new HistoryRun(ctx, plan, format, out, storage, openLake);
+  if (plan.outDir !== undefined && plan.layout === 'hive') storage = await prepareLake(plan.outDir, ext, ctx.env, await client());
+  else if (plan.outDir !== undefined) await prepareOutDir(plan.outDir);
+  const outDir = plan.outDir;
+  const openRecorded = outDir === undefined ? undefined : async () => openLake(outDir, ext, ctx.env, await client());
+  const history = new HistoryRun(ctx, plan, format, out, storage, openRecorded);
   const single = history.single;
   await runFleet(
     {
@@ -120,7 +116,7 @@ class HistoryRun implements FleetTarget<UnitState> {
   /** One unit named on the command line: its table has no UNIT column and its title is the unit. */
   readonly single: number | undefined;
   private readonly title: string;
-  private codec: Promise<PageCodec> | undefined;
+  private readonly parquet;
   private checkpoint: RunCheckpoint | undefined;
   private api!: Api;
   private target!: Target;
@@ -131,9 +127,11 @@ class HistoryRun implements FleetTarget<UnitState> {
     private readonly format: HistoryOutput,
     private readonly out: OutputOptions,
     private readonly storage: LakeStorage | undefined,
-    private readonly openLake: (dir: string) => Promise<LakeStorage>,
+    /** The lake a killed run's recorded parts are in, when the run has no lake of its own open. */
+    private readonly openRecorded: (() => Promise<LakeStorage>) | undefined,
   ) {
     this.origin = this.withTypes(plan.window);
+    this.parquet = parquetSinks({ version: ctx.version, compression: plan.compression, window: () => this.origin, now: () => ctx.clock.now() });
     const s = plan.selection;
     this.single = s.kind === 'ids' && s.ids.length === 1 ? s.ids[0] : undefined;
     this.title = this.single !== undefined ? `Unit ${this.single}` : `History of ${describeSelection(s)}`;
@@ -148,14 +146,8 @@ class HistoryRun implements FleetTarget<UnitState> {
     if (checkpoint) this.origin = this.withTypes(checkpoint.origin);
     // A run killed while publishing lake parts left them recorded: they go before anything is fetched again.
     if (checkpoint?.pending !== undefined) {
-      const { recoverPending } = await import('../../lake/journal.js');
-      const here = this.storage ?? (this.plan.outDir === undefined ? undefined : await this.openLake(this.plan.outDir));
-      try {
-        const recovered = await recoverPending(checkpoint, here);
-        if (recovered) sayRecovered(this.ctx, recovered);
-      } finally {
-        if (here !== this.storage) await here?.close();
-      }
+      const recovered = await recoverLakeParts(checkpoint, this.storage, this.openRecorded);
+      if (recovered) sayRecovered(this.ctx, recovered);
     }
     this.startedMs = this.ctx.clock.now();
     // The target first: a --output-file that cannot be written fails before any request.
@@ -252,12 +244,9 @@ class HistoryRun implements FleetTarget<UnitState> {
 
   private async openTarget(title: string): Promise<Target> {
     if (this.storage !== undefined) {
-      const [{ LakeTarget }, { journalOf }, { newRunId }] = await Promise.all([import('../../lake/target.js'), import('../../lake/journal.js'), import('../../lake/layout.js')]);
-      const runId = newRunId(this.ctx.clock.now());
-      const settings = { partition: this.plan.partition, ext: EXTENSIONS[this.format] as string, maxFileBytes: this.plan.maxFileBytes, runId };
-      // The out-dir recorded absolute: a re-run from another directory must find the same parts.
-      const journal = this.checkpoint ? journalOf(this.checkpoint, runId, await this.storage.home()) : undefined;
-      return lakeRunTarget(new LakeTarget({ storage: this.storage, settings, journal, openSink: (io) => this.openFileSink(io, title) }));
+      const { partition, maxFileBytes } = this.plan;
+      const ext = EXTENSIONS[this.format] as string;
+      return lakeTarget({ storage: this.storage, checkpoint: this.checkpoint, partition, ext, maxFileBytes, nowMs: this.ctx.clock.now(), openSink: (io) => this.openFileSink(io, title) });
     }
     if (this.plan.outDir !== undefined) {
       const dir = new OutDir(this.plan.outDir, EXTENSIONS[this.format] as string, this.plan.partition, (path, name) => this.openFile(path, name), this.plan.zone);
@@ -280,12 +269,7 @@ class HistoryRun implements FleetTarget<UnitState> {
 
   /** The run's format on a new file (--out-dir files, lake parts); Parquet loaded only when asked for. */
   private async openFileSink(io: OutputOptions['io'], title: string): Promise<HistorySink> {
-    if (this.format === 'parquet') {
-      const { historyMetadata, openParquetStream, pageCodec } = await import('../../lake/parquet/index.js');
-      this.codec ??= pageCodec(this.plan.compression);
-      const metadata = historyMetadata(this.ctx.version, this.origin, this.ctx.clock.now());
-      return openParquetStream(io.stdout, { createdBy: `trackctl ${this.ctx.version}`, codec: await this.codec, metadata });
-    }
+    if (this.format === 'parquet') return this.parquet.stream(io.stdout);
     return this.openSink({ ...this.out, io, tty: false, color: false }, title);
   }
 }

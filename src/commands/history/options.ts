@@ -6,9 +6,8 @@ import { parseTime } from '../../io/format-time.js';
 import { checkLocalPath } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../runs/selection.js';
 import { DEFAULT_CONCURRENCY } from '../../validate.js';
-import { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../../lake/parquet/codecs.js';
-import { parseShard, type Shard } from '../../lake/shard.js';
-import { DEFAULT_MAX_FILE_BYTES, outDirScheme } from '../../lake/layout.js';
+import { COMPRESSIONS, DEFAULT_COMPRESSION, DEFAULT_MAX_FILE_BYTES, outDirScheme, type Compression } from '../../runs/lake.js';
+import { parseShard, type Shard } from '../../runs/shard.js';
 
 export interface HistoryOptions {
   from?: string;

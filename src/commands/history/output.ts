@@ -3,6 +3,7 @@ import type { Context } from '../../context.js';
 import { localIOError, UsageError } from '../../errors.js';
 import { HISTORY_FORMATS, type HistorySink } from '../../io/pages/geo/sink.js';
 import type { OutputOptions } from '../../io/formats/output.js';
+import { parquetSinks } from '../../runs/lake.js';
 import { streamChannel, type Channel } from '../../runs/targets.js';
 import type { HistoryPlan } from './options.js';
 
@@ -36,11 +37,10 @@ export async function openChannel(
 ): Promise<{ out: OutputOptions; channel: Channel; parquet?: HistorySink }> {
   const outputFile = await outputFileOf(plan);
   if (format === 'parquet') {
-    const { historyMetadata, openParquetFile, openParquetStream, pageCodec } = await import('../../lake/parquet/index.js');
-    const options = { createdBy: `trackctl ${ctx.version}`, codec: await pageCodec(plan.compression), metadata: historyMetadata(ctx.version, plan.window, ctx.clock.now()) };
-    if (outputFile === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: openParquetStream(ctx.io.stdout, options) };
+    const parquet = parquetSinks({ version: ctx.version, compression: plan.compression, window: () => plan.window, now: () => ctx.clock.now() });
+    if (outputFile === undefined) return { out, channel: streamChannel(ctx.io.stdout), parquet: await parquet.stream(ctx.io.stdout) };
     const { path } = outputFile;
-    const sink = await openFile(path, () => openParquetFile(path, options));
+    const sink = await openFile(path, () => parquet.file(path));
     ctx.onDispose(() => sink.discard());
     // The sink's end() syncs the file and renames it into place.
     return { out, channel: { acknowledge: async () => undefined, finish: async () => undefined }, parquet: sink };

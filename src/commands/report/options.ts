@@ -3,7 +3,7 @@ import { locationScheme } from '../../io/location.js';
 import type { HistoryQuery } from '../../api/history.js';
 import { UsageError } from '../../errors.js';
 import { parseSelection, type UnitSelection } from '../../runs/selection.js';
-import { parseShard, type Shard } from '../../lake/shard.js';
+import { parseShard, type Shard } from '../../runs/shard.js';
 import { parseTime } from '../../io/format-time.js';
 import { DEFAULT_MIN_OVERSPEED_S, validateParams, type ReportParams } from '../../reports/index.js';
 import { DEFAULT_CONCURRENCY } from '../../validate.js';
@@ -38,7 +38,7 @@ export interface ReportPlan {
   params: ReportParams;
   tz: string;
   geofence: string | undefined;
-  /** --shard K/N: only the units of this shard (lake/shard.ts). */
+  /** --shard K/N: only the units of this shard (runs/shard.ts). */
   shard: Shard | undefined;
   explain: boolean;
   /** overspeed: the plain limit (undefined: fences' speedLimits only) and the shortest episode. */

@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors.js';
 import { checkLocalPath, locationScheme } from '../../io/location.js';
 import { parseSelection, type UnitSelection } from '../../runs/selection.js';
-import { parseShard, type Shard } from '../../lake/shard.js';
+import { parseShard, type Shard } from '../../runs/shard.js';
 import type { WatchEventName } from '../../reports/watch-events.js';
 
 export interface WatchOptions {
@@ -28,7 +28,7 @@ export interface WatchPlan {
   lowBatteryPct: number;
   geofence: string | undefined;
   checkpoint: string | undefined;
-  /** --shard K/N: only the units of this shard (lake/shard.ts). */
+  /** --shard K/N: only the units of this shard (runs/shard.ts). */
   shard: Shard | undefined;
   /** --speed-limit, km/h: overspeed events. */
   speedLimit: number | undefined;

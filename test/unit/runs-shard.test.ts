@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { jumpHash, parseShard, shardOf, unitsOfShard } from '../../src/lake/shard.js';
+import { jumpHash, parseShard, shardOf, unitsOfShard } from '../../src/runs/shard.js';
 import { UsageError } from '../../src/errors.js';
 
 test('jumpHash gives the published buckets', () => {
