@@ -275,6 +275,39 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       await d.page.close();
     });
 
+    await t.test('events at one place: each marker takes a click and shows its own report', async () => {
+      // An sos and a crash of one stop, at the very same fix: drawn on top of each other, only one could be clicked.
+      const at = (i: number, reportType: string): ReportFeature => ({
+        type: 'Feature',
+        properties: {
+          aid: 1, did: 2004, name: 'Ford Transit 01', availability: 'available', lat: 33.75, lng: -84.39, alt: 300, speed: 0, heading: 0,
+          source: 'gps', address: `${i} Depot Rd`, date: T0 - 3600 + i * 60, battery: 80, odometer: null, precision: 5, satellites: 9,
+          temperature: null, reportType, reportValue: '', message: `${reportType} ${i}`,
+        },
+        geometry: { type: 'Point', coordinates: [-84.39, 33.75] },
+      });
+      const file = join(dir, 'same-place.html');
+      writeFileSync(file, await historyPage([at(0, 'report'), at(1, 'sos'), at(2, 'crash'), at(3, 'sos')]));
+      const d = await openMap(browser, file, 'map-history-same-place');
+      assertClean(d);
+      assert.equal(d.dom.sos, 2);
+      assert.equal(d.dom.crash, 1);
+      const markers = d.page.locator('.trk-marker');
+      const seen = new Set<string>();
+      for (let k = 0; k < (await markers.count()); k++) {
+        const marker = markers.nth(k);
+        const kind = (await marker.getAttribute('class'))!.includes('trk-marker-sos') ? 'sos' : 'crash';
+        // The mouse, at the marker's middle: a marker under another would not take it (and the click would time out).
+        await marker.click({ timeout: 5000 });
+        const text = await d.page.locator('.leaflet-popup-content').innerText();
+        assert.match(text, new RegExp(`Type\\s+${kind}`), `marker ${k}: ${text}`);
+        seen.add(`${kind} ${/Address\s+(\d) Depot Rd/.exec(text)?.[1]}`);
+        await d.page.locator('.leaflet-popup-close-button').click();
+      }
+      assert.deepEqual([...seen].sort(), ['crash 2', 'sos 1', 'sos 3'], 'each event of the place, once');
+      await d.page.close();
+    });
+
     await t.test('no reports: the page says so and draws nothing', async () => {
       const file = join(dir, 'empty.html');
       writeFileSync(file, await historyPage([]));

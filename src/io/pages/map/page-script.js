@@ -76,15 +76,37 @@
   function safeColor(c) {
     return typeof c === 'string' && /^#[0-9a-fA-F]{6}$/.test(c) ? c : null;
   }
-  function eventIcon(kind, color) {
+  /**
+   * An event's marker. The k-th event at a place another already marks (an sos and a crash of
+   * one stop) is drawn beside it, on a small ring around the place, so each can be clicked; its
+   * popup still points at the place.
+   */
+  function eventIcon(kind, color, k) {
     var label = kind === 'sos' ? 'SOS' : kind === 'crash' ? '!' : 'P';
     var fill = safeColor(color);
+    var size = kind === 'sos' ? 26 : 20;
+    var dx = 0, dy = 0;
+    if (k > 0) {
+      var angle = (k - 1) * Math.PI / 3 - Math.PI / 2;
+      dx = Math.round(Math.cos(angle) * 24 * Math.ceil(k / 6));
+      dy = Math.round(Math.sin(angle) * 24 * Math.ceil(k / 6));
+    }
     // Leaflet positions the icon element with a transform: the shape (rotated for crash) is an inner element.
     return L.divIcon({
       className: 'trk-marker trk-marker-' + kind,
       html: '<div class="trk-event trk-' + kind + '"' + (fill ? ' style="background:' + fill + '"' : '') + '><span>' + label + '</span></div>',
-      iconSize: kind === 'sos' ? [26, 26] : [20, 20],
+      iconSize: [size, size],
+      iconAnchor: [size / 2 - dx, size / 2 - dy],
+      popupAnchor: [-dx, -dy],
     });
+  }
+  /** How many event markers each place has had so far: the next one there is drawn beside them. */
+  var markedAt = {};
+  function nextAt(lat, lng) {
+    var key = lat + ',' + lng;
+    var k = markedAt[key] || 0;
+    markedAt[key] = k + 1;
+    return k;
   }
   /** Bounds from the extremes: one object, not one per point (a history may hold a million). */
   function extendBounds(lats, lngs) {
@@ -175,7 +197,7 @@
     // The sos and crash reports chosen as markers (all of them, up to the page's cap); the popup is built when opened.
     tr.marks.forEach(function (j) {
       var kind = data.types[tr.k[j]];
-      L.marker([tr.lat[j], tr.lng[j]], { icon: eventIcon(kind), title: kind + ' — ' + tr.name, zIndexOffset: 1000 })
+      L.marker([tr.lat[j], tr.lng[j]], { icon: eventIcon(kind, undefined, nextAt(tr.lat[j], tr.lng[j])), title: kind + ' — ' + tr.name, zIndexOffset: 1000 })
         .bindPopup(function () {
           return reportPopup(j);
         })
@@ -211,7 +233,7 @@
   });
   data.stops.forEach(function (stop) {
     bounds.extend([stop.lat, stop.lng]);
-    L.marker([stop.lat, stop.lng], { icon: eventIcon('stop', stop.color), title: 'Stop — ' + stop.name })
+    L.marker([stop.lat, stop.lng], { icon: eventIcon('stop', stop.color, nextAt(stop.lat, stop.lng)), title: 'Stop — ' + stop.name })
       .bindPopup(
         popup(stop.name + ' (' + stop.did + '): stop', [
           ['Arrival', formatTime(stop.arrival)],
