@@ -3,7 +3,7 @@
  * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
  */
 import type { ReportPoint } from '../api/types.js';
-import { EARTH_RADIUS_KM, haversineTerm, kmOfTerm, odometerKm, RAD } from './geo.js';
+import { EARTH_RADIUS_KM, haversineTerm, kmOfTerm, odometerKm } from './geo.js';
 
 /**
  * A position with the cosine of its latitude (cosOfLat of geo.ts) at hand: a fix is measured
@@ -46,44 +46,16 @@ const KM_PER_DEG_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
 let termKm = Number.NaN;
 let termOfKm = 0;
 
-/**
- * Half-angles (radians) below which the haversine term is bounded without its sines: for
- * 0 ≤ x, x - x³/6 ≤ sin x ≤ x, so the term lies between the sums of squares of those bounds,
- * a band a few parts in 10^5 wide at 0.01 (some 130 km apart), far narrower below. Outside
- * it (long hops, across the antimeridian, where a longitude difference is near 360°) the sines decide.
- */
-const BOUNDED = 0.01;
-
-/** Rounding of the bounds and of the term as haversineTerm computes it, with ample margin (each is a few operations of 2^-53). */
-const ROUNDING = 1e-12;
-
-/**
- * Whether a and b are farther apart than km: the latitude difference alone often says so, and
- * most others are told by bounds of the haversine term that need no sine (a moving unit's fixes
- * are measured against the candidate stop's, a dozen a report). A case the bounds do not decide,
- * and every long one, is decided by the term itself, so every answer is the one distKm(a, b) > km gives.
- */
+/** Whether a and b are farther apart than km: the latitude difference alone often says so without the trigonometry (the hot path of a moving unit). */
 export function fartherThan(a: Position, b: Position, km: number): boolean {
   // a margin for rounding: at a pole the great circle is the meridian, and the two ways of reckoning it differ in the last bits
   if (Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km * (1 + 1e-9)) return true;
+  const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
   if (km !== termKm) {
     termKm = km;
     // beyond a quarter of the globe (or not a distance) every case is decided the exact way
     termOfKm = km >= 0 && km < EARTH_RADIUS_KM ? Math.sin(km / (2 * EARTH_RADIUS_KM)) ** 2 : Number.NaN;
   }
-  // the half-angles as haversineTerm computes them, so that the bounds hold for its own sines
-  const x = ((b.lat - a.lat) * RAD) / 2;
-  const y = ((b.lng - a.lng) * RAD) / 2;
-  if (x < BOUNDED && x > -BOUNDED && y < BOUNDED && y > -BOUNDED) {
-    const x2 = x * x;
-    const y2 = y * y;
-    const cc = a.cosLat * b.cosLat;
-    if ((x2 + cc * y2) * (1 + ROUNDING) < termOfKm * (1 - 1e-6)) return false;
-    const sx = 1 - x2 / 6;
-    const sy = 1 - y2 / 6;
-    if ((x2 * sx * sx + cc * y2 * sy * sy) * (1 - ROUNDING) > termOfKm * (1 + 1e-6)) return true;
-  }
-  const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
   if (term < termOfKm * (1 - 1e-6)) return false;
   if (term > termOfKm * (1 + 1e-6)) return true;
   return kmOfTerm(term) > km;

@@ -11,8 +11,7 @@ import type { ReportPoint } from '../api/types.js';
 /** IUGG mean Earth radius, km. */
 export const EARTH_RADIUS_KM = 6371.0088;
 
-/** Radians per degree. */
-export const RAD = Math.PI / 180;
+const RAD = Math.PI / 180;
 
 /** The cosine of a latitude in degrees, as haversineKm takes it: a position measured against many others keeps it (see fix.ts). */
 export const cosOfLat = (lat: number): number => Math.cos(lat * RAD);

@@ -18,8 +18,8 @@ const fix = (lat: number, lng: number, t = 0, speed = 0, odometer: number | null
 /**
  * Messy pairs of positions, as trackers send them: parked jitter of metres, a drive of tens of
  * metres a second, jumps of kilometres to thousands, and all of them across the antimeridian,
- * at the poles and along the equator, where the bounds fartherThan and outlierReason use instead
- * of the sines and the third distance are widest or fail (a longitude difference near 360°).
+ * at the poles and along the equator: where fartherThan's latitude shortcut meets the great circle
+ * (at a pole), and where the bounds outlierReason takes instead of a third distance are widest.
  */
 function* messyPairs(seed: number, n: number): Generator<[Fix, Fix]> {
   const next = mulberry32(seed);
@@ -37,7 +37,7 @@ function* messyPairs(seed: number, n: number): Generator<[Fix, Fix]> {
   }
 }
 
-test('fartherThan answers as haversineKm(a, b) > km on messy input: jitter, driving, jumps, the antimeridian, the poles, and right at the radius', () => {
+test('fartherThan answers as haversineKm(a, b) > km on messy input: jitter, driving, jumps, the antimeridian, the poles (a pole and a point on its meridian right at the radius), and right at the radius', () => {
   let n = 0;
   for (const [a, b] of messyPairs(23, 120_000)) {
     const exact = haversineKm(a.lat, a.lng, b.lat, b.lng);
