@@ -122,9 +122,8 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
   const w = m.view;
   const last = known - 1;
   const before = known > 0 ? (m.start[last] as number) + (m.length[last] as number) : 0;
-  /** Where the last comparison's equal bytes end, in the report before, and the shift from there to here (see below). */
-  let equalTo = -1;
-  let equalShift = 0;
+  // where the last comparison's equal bytes end in the report before, and the shift from there to here
+  let equalTo = -1, equalShift = 0;
   for (let k = 0; ; k++) {
     if (b[j] !== 0x22) return void (pos = -1);
     const member = j;
@@ -137,14 +136,11 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
       // nothing, which only hands those bytes to the comparisons after.
       const o = m.start[k] as number;
       const shift = j - o;
-      let d: number;
-      if (shift === equalShift && o <= equalTo) {
-        // The comparison that passed the members before this one stopped within it (at a changed
-        // value, most often): it found what comparing again from here would find.
-        d = equalTo - o;
-      } else {
+      // The comparison that passed the members before this one stopped within it (at a changed value,
+      // most often): it found what comparing again from here would find.
+      let d = shift === equalShift && o <= equalTo ? equalTo - o : 0;
+      if (d === 0) {
         const span = Math.min(before - o, b.length - j);
-        d = 0;
         while (d + 16 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true) && v.getFloat64(j + d + 8, true) === w.getFloat64(o + d + 8, true)) d += 16;
         while (d + 8 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true)) d += 8;
         while (d + 4 <= span && v.getInt32(j + d, true) === w.getInt32(o + d, true)) d += 4;
