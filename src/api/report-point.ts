@@ -122,6 +122,8 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
   const w = m.view;
   const last = known - 1;
   const before = known > 0 ? (m.start[last] as number) + (m.length[last] as number) : 0;
+  // where the last comparison's equal bytes end in the report before, and the shift from there to here
+  let equalTo = -1, equalShift = 0;
   for (let k = 0; ; k++) {
     if (b[j] !== 0x22) return void (pos = -1);
     const member = j;
@@ -133,14 +135,20 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
       // they hold no zero byte, so never ±0, and a NaN (from bytes 0x7f or 0xf0-0xff) is equal to
       // nothing, which only hands those bytes to the comparisons after.
       const o = m.start[k] as number;
-      const span = Math.min(before - o, b.length - j);
-      let d = 0;
-      while (d + 16 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true) && v.getFloat64(j + d + 8, true) === w.getFloat64(o + d + 8, true)) d += 16;
-      while (d + 8 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true)) d += 8;
-      while (d + 4 <= span && v.getInt32(j + d, true) === w.getInt32(o + d, true)) d += 4;
-      while (d < span && v.getUint8(j + d) === w.getUint8(o + d)) d++;
-      // The members wholly within them are those members again.
       const shift = j - o;
+      // The comparison that passed the members before this one stopped within it (at a changed value,
+      // most often): it found what comparing again from here would find.
+      let d = shift === equalShift && o <= equalTo ? equalTo - o : 0;
+      if (d === 0) {
+        const span = Math.min(before - o, b.length - j);
+        while (d + 16 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true) && v.getFloat64(j + d + 8, true) === w.getFloat64(o + d + 8, true)) d += 16;
+        while (d + 8 <= span && v.getFloat64(j + d, true) === w.getFloat64(o + d, true)) d += 8;
+        while (d + 4 <= span && v.getInt32(j + d, true) === w.getInt32(o + d, true)) d += 4;
+        while (d < span && v.getUint8(j + d) === w.getUint8(o + d)) d++;
+        equalTo = o + d;
+        equalShift = shift;
+      }
+      // The members wholly within them are those members again.
       let r = k;
       for (; r < known && (m.start[r] as number) + (m.length[r] as number) - o <= d; r++) {
         (m.start[r] as number) += shift;

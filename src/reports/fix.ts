@@ -48,7 +48,8 @@ let termOfKm = 0;
 
 /** Whether a and b are farther apart than km: the latitude difference alone often says so without the trigonometry (the hot path of a moving unit). */
 export function fartherThan(a: Position, b: Position, km: number): boolean {
-  if (Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km) return true;
+  // a margin for rounding: at a pole the great circle is the meridian, and the two ways of reckoning it differ in the last bits
+  if (Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km * (1 + 1e-9)) return true;
   const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
   if (km !== termKm) {
     termKm = km;
@@ -106,15 +107,24 @@ export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | u
   const inKmh = (ax * 3600) / Math.max(1, Math.abs(x.t - a.t));
   const outKmh = (xc * 3600) / Math.max(1, Math.abs(c.t - x.t));
   if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
-  const direct = distKm(a, c);
-  const odo = odometerKm(a.r, c.r, direct);
+  // The way from a to c is no longer than the way through x and no shorter than the difference
+  // of its legs (with a margin for rounding): bounds that decide the usual fix without it.
+  const way = ax + xc;
+  let direct = Number.NaN;
+  let odo = odometerKm(a.r, c.r, way * (1 + 1e-9) + 1e-12);
+  if (odo === undefined) {
+    // the odometer's count may be too short for the longest way a to c could be, or missing: the way itself decides
+    direct = distKm(a, c);
+    odo = odometerKm(a.r, c.r, direct);
+  }
   if (odo !== undefined) {
     // the odometer agrees with the way from a to c, yet x lies farther from a or c than it counts: x's position is wrong
     // each leg in turn, without a pair of arrays made for every report
     const jump = odometerJump(a, x, ax, 'before', x) ?? odometerJump(x, c, xc, 'after', x);
     if (jump !== undefined) return jump;
   }
-  const way = ax + xc;
+  if (way <= 2 * (Math.abs(ax - xc) * (1 - 1e-9) - 1e-12) + DETOUR_KM) return undefined;
+  if (Number.isNaN(direct)) direct = distKm(a, c);
   if (way <= 2 * direct + DETOUR_KM) return undefined;
   const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
   if (way <= could + DETOUR_KM) return undefined;

@@ -76,6 +76,14 @@ export class Move {
     this.path?.push(f.lng, f.lat);
     const clock = this.clock;
     if (!clock) return;
+    const open = this.parts[this.parts.length - 1];
+    if (open !== undefined && open.day.start <= t0 && t0 <= t1 && t1 < open.day.end) {
+      // Within the day of the last part, as most ways are: what the apportioning below gives, without asking the clock.
+      if (f.speed > open.maxSpeed) open.maxSpeed = f.speed;
+      open.distanceKm += dt === 0 ? km : (km * (t1 - t0)) / dt;
+      if (driving) open.drivingTime += t1 - t0;
+      return;
+    }
     // Apportion the way to the days it spans, by time.
     const endPart = this.partOf(clock.dayOf(t1));
     if (f.speed > endPart.maxSpeed) endPart.maxSpeed = f.speed;

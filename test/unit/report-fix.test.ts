@@ -5,14 +5,98 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { distKm, fartherThan, legKm, type Fix } from '../../src/reports/fix.js';
-import { cosOfLat, haversineKm } from '../../src/reports/geo.js';
+import { distKm, fartherThan, legKm, outlierReason, type Fix } from '../../src/reports/fix.js';
+import { cosOfLat, haversineKm, odometerKm } from '../../src/reports/geo.js';
 import { Centre } from '../../src/reports/place.js';
 import { mulberry32 } from '../../src/sandbox/prng.js';
 
-const fix = (lat: number, lng: number, t = 0): Fix => ({
-  r: { properties: { did: 1, name: 'u', lat, lng, speed: 0, date: t, odometer: null, address: null, reportType: 'report', reportValue: '' } },
-  t, lat, lng, cosLat: cosOfLat(lat), speed: 0, moving: false, going: false, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0,
+const fix = (lat: number, lng: number, t = 0, speed = 0, odometer: number | null = null): Fix => ({
+  r: { properties: { did: 1, name: 'u', lat, lng, speed, date: t, odometer, address: null, reportType: 'report', reportValue: '' } },
+  t, lat, lng, cosLat: cosOfLat(lat), speed, moving: false, going: false, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0,
+});
+
+/**
+ * Messy pairs of positions, as trackers send them: parked jitter of metres, a drive of tens of
+ * metres a second, jumps of kilometres to thousands, and all of them across the antimeridian,
+ * at the poles and along the equator: where fartherThan's latitude shortcut meets the great circle
+ * (at a pole), and where the bounds outlierReason takes instead of a third distance are widest.
+ */
+function* messyPairs(seed: number, n: number): Generator<[Fix, Fix]> {
+  const next = mulberry32(seed);
+  const places = [() => [next() * 170 - 85, next() * 360 - 180], () => [next() * 0.01 - 0.005, 179.999 + next() * 0.002], () => [89.99 + next() * 0.01, next() * 360 - 180],
+    () => [-89.999 - next() * 0.001, next() * 360 - 180], () => [next() * 0.002, next() * 360 - 180], () => [39.7 + next() * 0.1, -104.9 - next() * 0.1]];
+  const metres = [0, 0.3, 3, 14, 99.9, 100, 100.1, 150, 1000, 11_000, 300_000, 5_000_000];
+  for (let k = 0; k < n; k++) {
+    const [lat, lng] = (places[k % places.length] as () => number[])() as [number, number];
+    const m = (metres[Math.floor(next() * metres.length)] as number) * (0.9 + next() * 0.2);
+    const bearing = next() * 2 * Math.PI;
+    const lat2 = Math.max(-90, Math.min(90, lat + (m / 111_195) * Math.cos(bearing)));
+    let lng2 = lng + ((m / 111_195) * Math.sin(bearing)) / Math.max(1e-6, Math.cos((lat * Math.PI) / 180));
+    lng2 = ((((lng2 + 180) % 360) + 360) % 360) - 180; // across the antimeridian, as trackers write it
+    yield [fix(lat, lng, k), fix(lat2, lng2, k + 1 + Math.floor(next() * 600))];
+  }
+}
+
+test('fartherThan answers as haversineKm(a, b) > km on messy input: jitter, driving, jumps, the antimeridian, the poles (a pole and a point on its meridian right at the radius), and right at the radius', () => {
+  let n = 0;
+  for (const [a, b] of messyPairs(23, 120_000)) {
+    const exact = haversineKm(a.lat, a.lng, b.lat, b.lng);
+    for (const km of [0.1, 0.05, 1, exact, exact * (1 + 1e-7), exact * (1 - 1e-7), exact * (1 + Number.EPSILON), exact * (1 - Number.EPSILON)]) {
+      assert.equal(fartherThan(a, b, km), exact > km, `${a.lat},${a.lng} → ${b.lat},${b.lng} at ${km} km`);
+      n++;
+    }
+  }
+  assert.equal(n, 960_000);
+});
+
+/** outlierReason as it reads with every distance the exact great circle (haversineKm): the answer its bounds must give. */
+function outlierByHaversine(a: Fix, x: Fix, c: Fix, limit: number): 'speed' | 'odometer' | 'detour' | undefined {
+  const km = (u: Fix, v: Fix): number => haversineKm(u.lat, u.lng, v.lat, v.lng);
+  const ax = km(a, x);
+  const xc = km(x, c);
+  const inKmh = (ax * 3600) / Math.max(1, Math.abs(x.t - a.t));
+  const outKmh = (xc * 3600) / Math.max(1, Math.abs(c.t - x.t));
+  if (inKmh > limit && outKmh > limit) return 'speed';
+  const direct = km(a, c);
+  const odo = odometerKm(a.r, c.r, direct);
+  if (odo !== undefined) {
+    for (const [u, v, leg] of [[a, x, ax], [x, c, xc]] as const) {
+      const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
+      if (delta >= 0 && leg > delta && odometerKm(u.r, v.r, leg) === undefined) return 'odometer';
+    }
+  }
+  const way = ax + xc;
+  if (way <= 2 * direct + 1) return undefined;
+  const could = odo ?? (1.2 * Math.max(a.speed, x.speed, c.speed) * Math.max(0, c.t - a.t)) / 3600;
+  return way <= could + 1 ? undefined : 'detour';
+}
+
+test('outlierReason, which bounds the way from the fix before to the fix after by the legs through the middle one, answers as with every distance exact', () => {
+  const next = mulberry32(29);
+  const kinds = { speed: 0, odometer: 0, detour: 0, none: 0 };
+  const pairs = messyPairs(31, 60_000);
+  for (const [a0, x0] of pairs) {
+    // the third fix: back near the first (a detour), on along the way, or near the middle one
+    const [, c0] = pairs.next().value as [Fix, Fix];
+    const back = next();
+    const lat = back < 0.3 ? a0.lat + (c0.lat - a0.lat) * 1e-3 : back < 0.6 ? x0.lat + (c0.lat - a0.lat) * 1e-4 : c0.lat;
+    const lng = back < 0.3 ? a0.lng + (c0.lng - a0.lng) * 1e-3 : back < 0.6 ? x0.lng + (c0.lng - a0.lng) * 1e-4 : c0.lng;
+    const odo = next() < 0.7;
+    const o = 1000 + next() * 10;
+    const km = haversineKm(a0.lat, a0.lng, x0.lat, x0.lng);
+    // odometers that agree with the way, count a little less or more than it, or nothing
+    const counted = [km, km * 0.95, km * 1.1, 0, km + 0.5][Math.floor(next() * 5)] as number;
+    const speed = [0, 40, 120][Math.floor(next() * 3)] as number;
+    const a = fix(a0.lat, a0.lng, 0, speed, odo ? o : null);
+    const x = fix(x0.lat, x0.lng, x0.t - a0.t, speed, odo ? o + counted : null);
+    const c = fix(lat, lng, x.t + 1 + Math.floor(next() * 600), speed, odo ? o + counted + counted * next() * 2 : null);
+    const want = outlierByHaversine(a, x, c, 300);
+    const got = outlierReason(a, x, c, 300);
+    kinds[want ?? 'none']++;
+    const kind = got === undefined ? undefined : /km\/h from/.test(got) ? 'speed' : /odometer counts .* \(and agrees/.test(got) ? 'odometer' : 'detour';
+    assert.equal(kind, want, `${a.lat},${a.lng} → ${x.lat},${x.lng} → ${c.lat},${c.lng}`);
+  }
+  for (const [kind, count] of Object.entries(kinds)) assert.ok(count > 100, `${kind}: ${count}`);
 });
 
 test('fartherThan answers as haversineKm(a, b) > km, also for distances within rounding of km', () => {
