@@ -8,9 +8,10 @@
  * escaped name, malformed, or cut off by the chunk's end) goes the byte-by-byte way and is parsed.
  */
 const CHARS = '[^"\\\\\\x00-\\x1f]*';
-const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
-const NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
-const SCALAR = `${STRING}|${NUMBER}|true|false|null`;
+/** A JSON string, a number and any scalar, as expression sources (also for the Parquet shape reader, lake/parquet/shape-plan.ts). */
+export const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
+export const NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
+export const SCALAR = `${STRING}|${NUMBER}|true|false|null`;
 
 /** The expression with `ws` between tokens: nothing (compact JSON, as services send it) or any JSON whitespace. */
 function featureSource(ws: string): string {
@@ -43,7 +44,7 @@ function run(re: RegExp, text: string, at: number): number {
 }
 
 /** Member names a shape spells out as they are: no escape, no character the expression or JSON.parse's key order treats apart. */
-const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Objects nested deeper than this in a feature leave it without a shape. */
 const SHAPE_DEPTH = 4;
 /** A shape that missed this many features since it was learnt is learnt again, from the next one that has none. */
