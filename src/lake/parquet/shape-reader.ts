@@ -15,12 +15,8 @@
  */
 import type { ParquetColumn } from './kinds.js';
 import { Tag } from './row-reader.js';
-import { Read, shapePlan, type ShapePlan } from './shape-plan.js';
+import { numberCell, Read, shapePlan, type ShapePlan } from './shape-plan.js';
 
-const INT32_MIN = -(2 ** 31);
-const INT32_MAX = 2 ** 31 - 1;
-/** Whole seconds whose milliseconds an INT64 holds exactly (as columns.ts). */
-const MAX_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
 /** A shape that missed this many reports since it was learnt is learnt again, from the next report the general reader reads. */
 const RELEARN_AFTER = 64;
 /** Shapes replaced before they took RELEARN_AFTER reports: after this many, the reply has none worth learning. */
@@ -101,51 +97,41 @@ export class ShapeReader {
   private cells(plan: ShapePlan, m: RegExpExecArray): boolean {
     const { tags, numbers, texts } = this;
     tags.fill(Tag.Absent);
-    const { reads, columns } = plan;
+    const { reads, columns, valueGroups, nullGroups } = plan;
     let pointLng = 0;
     let pointLat = 0;
-    for (let k = 1; k < reads.length; k++) {
-      const s = m[k];
+    for (let k = 0; k < reads.length; k++) {
       const col = columns[k]!;
-      const read = reads[k] as Read;
+      const s = m[valueGroups[k]!];
       if (s === undefined) {
-        tags[col] = Tag.Null;
+        // Matched as the learnt report had it, or null.
+        const nullGroup = nullGroups[k]!;
+        if (nullGroup > 0 && m[nullGroup] !== undefined) tags[col] = Tag.Null;
+        else {
+          tags[col] = plan.tags[k]!;
+          numbers[col] = plan.numbers[k]!;
+          texts[col] = plan.texts[k]!;
+        }
         continue;
       }
+      const read = reads[k] as Read;
       if (read === Read.Text || read === Read.WordText) {
         const last = this.last[col]!;
         texts[col] = s === last ? last : (this.last[col] = s);
         tags[col] = Tag.Text;
         continue;
       }
-      let v = +s;
-      if (!Number.isFinite(v)) return false;
-      switch (read) {
-        case Read.Int64:
-          if (!Number.isSafeInteger(v)) return false;
-          break;
-        case Read.Int32:
-          if (!(Number.isInteger(v) && v >= INT32_MIN && v <= INT32_MAX)) return false;
-          break;
-        case Read.Timestamp:
-          if (!(Math.abs(v) <= MAX_SECONDS)) return false;
-          v = Math.round(v * 1000);
-          break;
-        case Read.NumberText:
-          texts[col] = String(v);
-          tags[col] = Tag.Text;
-          continue;
-        case Read.PointLng:
-          pointLng = v;
-          continue;
-        case Read.PointLat:
-          pointLat = v;
-          continue;
-        default:
-          break;
+      const v = numberCell(read, +s);
+      if (Number.isNaN(v)) return false;
+      if (read === Read.NumberText) {
+        texts[col] = String(v);
+        tags[col] = Tag.Text;
+      } else if (read === Read.PointLng) pointLng = v;
+      else if (read === Read.PointLat) pointLat = v;
+      else {
+        numbers[col] = v;
+        tags[col] = Tag.Number;
       }
-      numbers[col] = v;
-      tags[col] = Tag.Number;
     }
     return !plan.point || (this.place(this.lng, pointLng) && this.place(this.lat, pointLat));
   }
