@@ -9,8 +9,8 @@
  * The expression only matches what the general row reader (row-reader.ts) reads the same way
  * and without `extra`, value by value:
  * - a number column: a JSON number (kept only when it fits the column: the reader checks) or null;
- * - a text column: the kind of value the learnt report had there, or null: a string of printable
- *   ASCII without escapes (its latin1 text is its UTF-8 text), or a number, or true/false;
+ * - a text column: a string of printable ASCII without escapes (its latin1 text is its UTF-8
+ *   text), a number, true, false or null;
  * - `geometry`: null, or exactly `{"type":"Point","coordinates":[lng,lat]}`;
  * - other members: any scalar.
  * Anything else (an escape, non-ASCII text, white space, another order, a member more or less)
@@ -21,7 +21,7 @@ import type { ParquetColumn } from './kinds.js';
 import { Tag } from './row-reader.js';
 
 /** How a value becomes a cell. */
-export const enum Read { Double, Int64, Int32, Timestamp, Text, NumberText, WordText, PointLng, PointLat }
+export const enum Read { Double, Int64, Int32, Timestamp, Text, PointLng, PointLat }
 
 const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
@@ -43,8 +43,10 @@ export interface ShapePlan {
   readonly re: RegExp;
   readonly reads: Int8Array;
   readonly columns: Int8Array;
-  /** The capture of a value other than the learnt one (0: none). */
+  /** The capture of a value other than the learnt one (0: none); of a text column, a string's content. */
   readonly valueGroups: Int16Array;
+  /** Of a text column: the capture of a number, true or false, whose text is the cell (0: none). */
+  readonly scalarGroups: Int16Array;
   /** The capture that is there when the value is null where the learnt one was not (0: none). */
   readonly nullGroups: Int16Array;
   /** The learnt cell, for a value matched as it was sent. */
@@ -67,26 +69,29 @@ class Builder {
   readonly reads: Read[] = [];
   readonly columns: number[] = [];
   readonly valueGroups: number[] = [];
+  readonly scalarGroups: number[] = [];
   readonly nullGroups: number[] = [];
   readonly tags: Tag[] = [];
   readonly numbers: number[] = [];
   readonly texts: string[] = [];
 
   /** A value read as `read` into column `col`, learnt as `v`: its expression. */
-  value(read: Read, col: number, v: unknown, general: string): string | undefined {
+  value(read: Read, col: number, v: unknown): string | undefined {
     let cell: { tag: Tag; number: number; text: string } | undefined;
     let sent: string | undefined;
     if (v === null) [cell, sent] = [{ tag: Tag.Null, number: 0, text: '' }, 'null'];
     else if (read === Read.PointLng || read === Read.PointLat) cell = undefined; // a track's coordinates change from report to report
     else if (Object.is(v, -0)) cell = undefined; // sent as `0` it is 0: not the learnt cell
     else if (typeof v === 'number') {
-      const number = read === Read.NumberText ? v : numberCell(read, v);
+      const number = read === Read.Text ? v : numberCell(read, v);
       if (Number.isNaN(number)) return undefined;
-      [cell, sent] = [read === Read.NumberText ? { tag: Tag.Text, number: 0, text: String(v) } : { tag: Tag.Number, number, text: '' }, literal(JSON.stringify(v))];
+      [cell, sent] = [read === Read.Text ? { tag: Tag.Text, number: 0, text: String(v) } : { tag: Tag.Number, number, text: '' }, literal(JSON.stringify(v))];
     } else if (typeof v === 'boolean') [cell, sent] = [{ tag: Tag.Text, number: 0, text: String(v) }, String(v)];
     else if (typeof v === 'string' && ASCII_STRING.test(v)) [cell, sent] = [{ tag: Tag.Text, number: 0, text: v }, `"${literal(v)}"`];
     const nullGroup = cell !== undefined && cell.tag !== Tag.Null ? ++this.groups : 0;
     const valueGroup = ++this.groups;
+    const scalarGroup = read === Read.Text ? ++this.groups : 0;
+    this.scalarGroups.push(scalarGroup);
     this.reads.push(read);
     this.columns.push(col);
     this.nullGroups.push(nullGroup);
@@ -95,13 +100,14 @@ class Builder {
     this.numbers.push(cell?.number ?? 0);
     this.texts.push(cell?.text ?? '');
     const first = sent === undefined ? '' : `${sent}|`;
+    const general = read === Read.Text ? `"(${ASCII_TEXT})"|(${NUMBER}|true|false)` : `(${NUMBER})`;
     return `(?:${first}${nullGroup > 0 ? '(n)ull|' : ''}${general})`;
   }
 
   plan(source: string, point: boolean): ShapePlan {
     return {
       re: new RegExp(source, 'y'), reads: Int8Array.from(this.reads), columns: Int8Array.from(this.columns), valueGroups: Int16Array.from(this.valueGroups),
-      nullGroups: Int16Array.from(this.nullGroups), tags: Uint8Array.from(this.tags), numbers: Float64Array.from(this.numbers), texts: this.texts, point,
+      scalarGroups: Int16Array.from(this.scalarGroups),       nullGroups: Int16Array.from(this.nullGroups), tags: Uint8Array.from(this.tags), numbers: Float64Array.from(this.numbers), texts: this.texts, point,
     };
   }
 }
@@ -146,12 +152,7 @@ function propertiesSource(b: Builder, props: unknown, columns: readonly ParquetC
   for (const [name, v] of Object.entries(props)) {
     const col = columns.findIndex((c) => c.name === name);
     if (col < 0 || !PLAIN_NAME.test(name)) return undefined; // a property the interface does not name goes to extra
-    const numeric = NUMERIC[columns[col]!.kind];
-    let source: string | undefined;
-    if (numeric !== undefined) source = b.value(numeric, col, v, `(${NUMBER})`);
-    else if (typeof v === 'number') source = b.value(Read.NumberText, col, v, `(${NUMBER})`);
-    else if (typeof v === 'boolean') source = b.value(Read.WordText, col, v, '(true|false)');
-    else if (typeof v === 'string' || v === null) source = b.value(Read.Text, col, v, `"(${ASCII_TEXT})"`);
+    const source = b.value(NUMERIC[columns[col]!.kind] ?? Read.Text, col, v);
     if (source === undefined) return undefined;
     members.push(`"${name}":${source}`);
   }
@@ -164,7 +165,7 @@ function geometrySource(b: Builder, g: unknown, columns: readonly ParquetColumn[
   const keys = Object.keys(g as object);
   if (keys.length !== 2 || keys[0] !== 'type' || keys[1] !== 'coordinates' || type !== 'Point') return undefined;
   if (!Array.isArray(coordinates) || coordinates.length !== 2 || !coordinates.every((c) => typeof c === 'number')) return undefined;
-  const lng = b.value(Read.PointLng, columns.findIndex((c) => c.name === 'lng'), coordinates[0], `(${NUMBER})`);
-  const lat = b.value(Read.PointLat, columns.findIndex((c) => c.name === 'lat'), coordinates[1], `(${NUMBER})`);
+  const lng = b.value(Read.PointLng, columns.findIndex((c) => c.name === 'lng'), coordinates[0]);
+  const lat = b.value(Read.PointLat, columns.findIndex((c) => c.name === 'lat'), coordinates[1]);
   return `\\{"type":"Point","coordinates":\\[${lng},${lat}\\]\\}`;
 }

@@ -97,12 +97,33 @@ export class ShapeReader {
   private cells(plan: ShapePlan, m: RegExpExecArray): boolean {
     const { tags, numbers, texts } = this;
     tags.fill(Tag.Absent);
-    const { reads, columns, valueGroups, nullGroups } = plan;
+    const { reads, columns, valueGroups, scalarGroups, nullGroups } = plan;
     let pointLng = 0;
     let pointLat = 0;
     for (let k = 0; k < reads.length; k++) {
       const col = columns[k]!;
-      const s = m[valueGroups[k]!];
+      const read = reads[k] as Read;
+      let s = m[valueGroups[k]!];
+      if (read === Read.Text) {
+        if (s !== undefined) {
+          const last = this.last[col]!;
+          texts[col] = s === last ? last : (this.last[col] = s);
+          tags[col] = Tag.Text;
+          continue;
+        }
+        s = m[scalarGroups[k]!];
+        if (s !== undefined) {
+          const c = s.charCodeAt(0);
+          if (c === 0x74 || c === 0x66) texts[col] = s; // true, false
+          else {
+            const v = +s;
+            if (!Number.isFinite(v)) return false;
+            texts[col] = String(v);
+          }
+          tags[col] = Tag.Text;
+          continue;
+        }
+      }
       if (s === undefined) {
         // Matched as the learnt report had it, or null.
         const nullGroup = nullGroups[k]!;
@@ -114,19 +135,9 @@ export class ShapeReader {
         }
         continue;
       }
-      const read = reads[k] as Read;
-      if (read === Read.Text || read === Read.WordText) {
-        const last = this.last[col]!;
-        texts[col] = s === last ? last : (this.last[col] = s);
-        tags[col] = Tag.Text;
-        continue;
-      }
       const v = numberCell(read, +s);
       if (Number.isNaN(v)) return false;
-      if (read === Read.NumberText) {
-        texts[col] = String(v);
-        tags[col] = Tag.Text;
-      } else if (read === Read.PointLng) pointLng = v;
+      if (read === Read.PointLng) pointLng = v;
       else if (read === Read.PointLat) pointLat = v;
       else {
         numbers[col] = v;
