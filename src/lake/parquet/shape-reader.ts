@@ -15,6 +15,7 @@
  */
 import type { ParquetColumn } from './kinds.js';
 import { Tag } from './row-reader.js';
+import { isDigit, literal, numberEnd, readNumber, skipValue } from '../../api/json-bytes.js';
 import { numberCell, Read, shapePlan, type ShapePlan } from './shape-plan.js';
 
 /** A shape that missed this many reports since it was learnt is learnt again, from the next report the general reader reads. */
@@ -34,9 +35,6 @@ export class ShapeReader {
   private readonly lat: number;
   private readonly lng: number;
   private plan: ShapePlan | undefined;
-  /** The latin1 text of the bytes the last report came from (a chunk of the body holds many reports). */
-  private source: Buffer | undefined;
-  private text = '';
   private untilLearn = 0;
   private hits = 0;
   private futile = 0;
@@ -55,23 +53,111 @@ export class ShapeReader {
   read(b: Buffer, start: number, end: number): boolean {
     const plan = this.plan;
     if (plan === undefined) return false;
-    if (b !== this.source) {
-      this.source = b;
-      this.text = b.toString('latin1');
+    const { bytes, at, reads, columns } = plan;
+    const { tags, numbers, texts } = this;
+    tags.fill(Tag.Absent);
+    let pointLng = 0;
+    let pointLat = 0;
+    let j = start;
+    const n = reads.length;
+    for (let k = 0; k < n; k++) {
+      // The bytes before the value: names and punctuation.
+      const from = at[2 * k]!;
+      const to = at[2 * k + 1]!;
+      if (j + (to - from) >= end) return false;
+      for (let p = from; p < to; p++, j++) if (b[j] !== bytes[p]) return false;
+      const read = reads[k] as Read;
+      const col = columns[k]!;
+      // The learnt value, when the report has it too: its bytes, then the comma or bracket after every value (not 1001 of 10012).
+      const sentEnd = at[2 * k + 2]!;
+      if (sentEnd > to) {
+        let p = to;
+        let q = j;
+        while (p < sentEnd && b[q] === bytes[p]) {
+          p++;
+          q++;
+        }
+        const after = b[q];
+        if (p === sentEnd && (after === 0x2c || after === 0x7d || after === 0x5d)) {
+          j = q;
+          if (read !== Read.Skip) {
+            tags[col] = plan.tags[k]!;
+            numbers[col] = plan.numbers[k]!;
+            texts[col] = plan.texts[k]!;
+          }
+          continue;
+        }
+      }
+      const c = b[j] as number;
+      if (read === Read.Skip) {
+        j = skipValue(b, j, 1);
+        if (j < 0 || c === 0x7b || c === 0x5b) return false; // scalars only, as the template was learnt
+        continue;
+      }
+      if (c === 0x6e) {
+        if (!literal(b, j, 'null') || read === Read.PointLng || read === Read.PointLat) return false;
+        tags[col] = Tag.Null;
+        j += 4;
+        continue;
+      }
+      if (read === Read.Text) {
+        j = this.text(b, j, col, c);
+        if (j < 0) return false;
+        continue;
+      }
+      if (c !== 0x2d && !isDigit(c)) return false; // a number sent as text: the tolerance pass's rules
+      const v = numberCell(read, readNumber(b, j, true));
+      j = numberEnd.at;
+      if (j < 0 || Number.isNaN(v)) return false;
+      if (read === Read.PointLng) pointLng = v;
+      else if (read === Read.PointLat) pointLat = v;
+      else {
+        numbers[col] = v;
+        tags[col] = Tag.Number;
+      }
     }
-    const re = plan.re;
-    re.lastIndex = start;
-    let m: RegExpExecArray | null;
-    try {
-      m = re.exec(this.text);
-    } catch {
-      return false; // the expression's backtracking stack ran out: the general reader decides
-    }
-    if (m === null || re.lastIndex !== end) return false;
-    if (!this.cells(plan, m)) return false;
+    // The bytes that close the report.
+    const from = at[2 * n]!;
+    if (end - j !== bytes.length - from) return false;
+    for (let p = from; p < bytes.length; p++, j++) if (b[j] !== bytes[p]) return false;
+    if (plan.point && !(this.place(this.lng, pointLng) && this.place(this.lat, pointLat))) return false;
     this.hits++;
     shapeRows++;
     return true;
+  }
+
+  /** A text column's value at `j` (its first byte `c`): a string, a number or true/false, as row-reader.ts reads it; past it, or -1. */
+  private text(b: Buffer, j: number, col: number, c: number): number {
+    const { texts, tags } = this;
+    tags[col] = Tag.Text;
+    if (c === 0x74 || c === 0x66) {
+      const word = c === 0x74 ? 'true' : 'false';
+      texts[col] = word;
+      return literal(b, j, word) ? j + word.length : -1;
+    }
+    if (c !== 0x22) {
+      if (c !== 0x2d && !isDigit(c)) return -1;
+      const v = readNumber(b, j, true);
+      if (!Number.isFinite(v)) return -1;
+      texts[col] = String(v);
+      return numberEnd.at;
+    }
+    let e = j + 1;
+    let high = 0;
+    for (let d = b[e] as number; d !== 0x22; d = b[++e] as number) {
+      if (d === 0x5c || !(d >= 0x20)) return -1; // an escape: the general reader decodes it
+      high |= d;
+    }
+    // UTF-8: the quotes around are ASCII, so the string's bytes decode alone as they do within the report.
+    if (high >= 0x80) texts[col] = b.toString('utf8', j + 1, e);
+    else {
+      const last = this.last[col]!;
+      const size = e - j - 1;
+      let k = 0;
+      if (last.length === size) while (k < size && last.charCodeAt(k) === b[j + 1 + k]) k++;
+      texts[col] = k === size && last.length === size ? last : (this.last[col] = b.toString('latin1', j + 1, e));
+    }
+    return e + 1;
   }
 
   /** The general reader read the report in b[start, end): it teaches the shape when one is due. */
@@ -91,60 +177,6 @@ export class ShapeReader {
       this.untilLearn = RELEARN_AFTER;
     }
     this.hits = 0;
-  }
-
-  /** The match's captures as cells; false when a value does not fit its column (as row-reader.ts decides). */
-  private cells(plan: ShapePlan, m: RegExpExecArray): boolean {
-    const { tags, numbers, texts } = this;
-    tags.fill(Tag.Absent);
-    const { reads, columns, valueGroups, scalarGroups, nullGroups } = plan;
-    let pointLng = 0;
-    let pointLat = 0;
-    for (let k = 0; k < reads.length; k++) {
-      const col = columns[k]!;
-      const read = reads[k] as Read;
-      let s = m[valueGroups[k]!];
-      if (read === Read.Text) {
-        if (s !== undefined) {
-          const last = this.last[col]!;
-          texts[col] = s === last ? last : (this.last[col] = s);
-          tags[col] = Tag.Text;
-          continue;
-        }
-        s = m[scalarGroups[k]!];
-        if (s !== undefined) {
-          const c = s.charCodeAt(0);
-          if (c === 0x74 || c === 0x66) texts[col] = s; // true, false
-          else {
-            const v = +s;
-            if (!Number.isFinite(v)) return false;
-            texts[col] = String(v);
-          }
-          tags[col] = Tag.Text;
-          continue;
-        }
-      }
-      if (s === undefined) {
-        // Matched as the learnt report had it, or null.
-        const nullGroup = nullGroups[k]!;
-        if (nullGroup > 0 && m[nullGroup] !== undefined) tags[col] = Tag.Null;
-        else {
-          tags[col] = plan.tags[k]!;
-          numbers[col] = plan.numbers[k]!;
-          texts[col] = plan.texts[k]!;
-        }
-        continue;
-      }
-      const v = numberCell(read, +s);
-      if (Number.isNaN(v)) return false;
-      if (read === Read.PointLng) pointLng = v;
-      else if (read === Read.PointLat) pointLat = v;
-      else {
-        numbers[col] = v;
-        tags[col] = Tag.Number;
-      }
-    }
-    return !plan.point || (this.place(this.lng, pointLng) && this.place(this.lat, pointLat));
   }
 
   /** The geometry's coordinate in column `i`: a properties' value that differs is kept in `extra`, so that row is read the general way. */
