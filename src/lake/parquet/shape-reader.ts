@@ -55,7 +55,8 @@ export class ShapeReader {
     if (plan === undefined) return false;
     const { bytes, at, reads, columns } = plan;
     const { tags, numbers, texts } = this;
-    tags.fill(Tag.Absent);
+    // The geometry's point is placed over the properties' lat/lng: the last report's must not count.
+    if (plan.point) tags[this.lat] = tags[this.lng] = Tag.Absent;
     let pointLng = 0;
     let pointLat = 0;
     let j = start;
@@ -175,6 +176,8 @@ export class ShapeReader {
       }
       this.plan = shapePlan(feature, this.columns);
       this.untilLearn = RELEARN_AFTER;
+      // A column the shape has not stays absent: read() writes the others' cells.
+      this.tags.fill(Tag.Absent);
     }
     this.hits = 0;
   }
