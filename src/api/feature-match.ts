@@ -8,10 +8,9 @@
  * escaped name, malformed, or cut off by the chunk's end) goes the byte-by-byte way and is parsed.
  */
 const CHARS = '[^"\\\\\\x00-\\x1f]*';
-/** A JSON string, a number and any scalar, as expression sources (also for the Parquet shape reader, lake/parquet/shape-plan.ts). */
-export const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
-export const NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
-export const SCALAR = `${STRING}|${NUMBER}|true|false|null`;
+const STRING = `"${CHARS}(?:\\\\(?:["\\\\/bfnrt]|u[0-9a-fA-F]{4})${CHARS})*"`;
+const NUMBER = '-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?';
+const SCALAR = `${STRING}|${NUMBER}|true|false|null`;
 
 /** The expression with `ws` between tokens: nothing (compact JSON, as services send it) or any JSON whitespace. */
 function featureSource(ws: string): string {

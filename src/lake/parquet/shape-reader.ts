@@ -1,17 +1,18 @@
 /**
- * A report's row read by one match of the reply's usual shape (shape-plan.ts): the reports
- * of a reply mostly share one, and a native match that finds every value at once takes less
- * than half the time of reading the report member by member (row-reader.ts), which stays the
- * way for every report the shape does not match and for every value the match found that
- * does not fit its column.
+ * A report's row read by the reply's usual shape (shape-plan.ts): the reports of a reply
+ * mostly share one, and comparing a report with its template, reading only the values that
+ * differ from the learnt report's, takes about half the time of reading it member by member
+ * (row-reader.ts), which stays the way for every report that differs from the template
+ * otherwise and for every value that does not fit its column.
  *
  * The shape is learnt from a report the general reader read, and learnt again (as the
  * splitter's check does, api/feature-match.ts) when the reply's reports change shape part-way;
  * a reply whose reports keep changing shape stops learning.
  *
- * Its cells are those the general reader gives for the same bytes, value for value (numbers:
- * `+text` is JSON.parse's double for a JSON number, and the same checks decide whether it
- * fits); test/unit/parquet-shape-reader.test.ts holds the paths to the same file.
+ * Its cells are those the general reader gives for the same bytes, value for value (numbers
+ * read by json-bytes.ts as there, the same checks decide whether they fit; a learnt value's
+ * cell is the one its bytes gave); test/unit/parquet-shape-reader.test.ts holds the paths to
+ * the same file.
  */
 import type { ParquetColumn } from './kinds.js';
 import { Tag } from './row-reader.js';
