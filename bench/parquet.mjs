@@ -7,12 +7,13 @@
 // With --baseline GIT-REF, a build of that ref runs both formats in every pair too (before this
 // tree's runs in one pair, after them in the next), and each format's CPU seconds of this tree over
 // the baseline's are printed (median of the pairs): on a loaded machine, the figure to compare builds by.
+// GIT-REF may also be a directory: a checkout with its own dist/ built (as bench/report.mjs takes it).
 // Needs: npm run build (dist/sandbox.js); GNU time (/usr/bin/time) for peak RSS.
-// Usage: node bench/parquet.mjs [--pairs N] [--baseline GIT-REF] [sizes...]   e.g. node bench/parquet.mjs --pairs 5 1000000
+// Usage: node bench/parquet.mjs [--pairs N] [--baseline GIT-REF|DIR] [sizes...]   e.g. node bench/parquet.mjs --pairs 5 1000000
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildRef, cliLogin, measure } from './lib.mjs';
 
@@ -44,7 +45,8 @@ const median = (xs) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const work = mkdtempSync(join(tmpdir(), 'trackctl-bench-build-'));
-const baseline = BASELINE === undefined ? undefined : buildRef(root, BASELINE, join(work, 'baseline'));
+const builtBaseline = (dir) => ({ name: `baseline ${dir}`, bin: join(resolve(dir), 'bin/trackctl.js') });
+const baseline = BASELINE === undefined ? undefined : existsSync(join(BASELINE, 'dist')) ? builtBaseline(BASELINE) : buildRef(root, BASELINE, join(work, 'baseline'));
 for (const n of SIZES) {
   const sandbox = await startSandbox({ port: 0, benchReports: n, quiet: true });
   const dir = mkdtempSync(join(tmpdir(), 'trackctl-bench-'));

@@ -43,7 +43,7 @@ function run(re: RegExp, text: string, at: number): number {
 }
 
 /** Member names a shape spells out as they are: no escape, no character the expression or JSON.parse's key order treats apart. */
-const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** Objects nested deeper than this in a feature leave it without a shape. */
 const SHAPE_DEPTH = 4;
 /** A shape that missed this many features since it was learnt is learnt again, from the next one that has none. */

@@ -17,6 +17,7 @@ import type { HistoryItem } from '../../api/history.js';
 import { Report } from '../../api/report-item.js';
 import type { ColumnKind, ParquetColumn } from './kinds.js';
 import { RowReader, Tag } from './row-reader.js';
+import { ShapeReader } from './shape-reader.js';
 
 export type { ColumnKind, ParquetColumn } from './kinds.js';
 
@@ -141,22 +142,32 @@ function column(kind: ColumnKind): BufferedColumn {
 export class ColumnBuffers {
   readonly columns: readonly BufferedColumn[] = PARQUET_COLUMNS.map((c) => column(c.kind));
   rows = 0;
+  private readonly shape = new ShapeReader(REPORT_COLUMNS);
   private readonly reader = new RowReader(REPORT_COLUMNS);
 
   /**
-   * A report cut from a reply is read from its bytes (row-reader.ts) where they are usual;
-   * otherwise, and for a report made any other way, from its parsed feature. Both give the same row.
+   * A report cut from a reply is read from its bytes where they are usual: by the reply's
+   * usual shape (shape-reader.ts) or member by member (row-reader.ts); otherwise, and for a
+   * report made any other way, from its parsed feature. All give the same row.
    */
   append(item: HistoryItem): void {
     if (this.rows === this.columns[0]!.defs.length) this.grow();
-    if (item instanceof Report && this.reader.read(item.source, item.start, item.end)) this.appendRead();
+    if (item instanceof Report) this.appendReport(item);
     else this.appendFeature(item);
     this.rows++;
   }
 
-  /** The row the reader read; it has no extra. */
-  private appendRead(): void {
-    const { tags, numbers, texts } = this.reader;
+  private appendReport(item: Report): void {
+    const { source, start, end } = item;
+    if (this.shape.read(source, start, end)) this.appendRead(this.shape);
+    else if (this.reader.read(source, start, end)) {
+      this.shape.readGenerally(source, start, end);
+      this.appendRead(this.reader);
+    } else this.appendFeature(item);
+  }
+
+  /** The row a reader read; it has no extra. */
+  private appendRead({ tags, numbers, texts }: RowReader | ShapeReader): void {
     const row = this.rows;
     const n = REPORT_COLUMNS.length;
     for (let i = 0; i < n; i++) {

@@ -1,0 +1,129 @@
+/**
+ * The Parquet shape reader (lake/parquet/shape-reader.ts): a reply's reports cut from its
+ * body, chunks cut anywhere, read by the learnt shape where they have it, write the same
+ * Parquet file, byte for byte, as the same reports parsed (the general path), on messy
+ * replies: escapes, non-ASCII, missing, null and extra members, members in another order,
+ * numbers such as 1e2, -0, 1.0 and huge integers, white space, shapes that change part-way.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { FeatureSplitter, type HistoryItem } from '../../src/api/history.js';
+import { tolerantFeature } from '../../src/api/tolerant.js';
+import type { ReportFeature } from '../../src/api/types.js';
+import { openParquetStream, REPORT_COLUMNS } from '../../src/lake/parquet/index.js';
+import * as shapeReader from '../../src/lake/parquet/shape-reader.js';
+import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+
+const NAMES = REPORT_COLUMNS.map((c) => c.name);
+const NUMBERS = [
+  '0', '-0', '-0.0', '1.0', '1e2', '1E2', '2.5e+3', '1e-7', '7', '-12', '39.7392', '0.30000000000000004', '123456789012345', '9007199254740991',
+  '9007199254740992', '9007199254740993', '1234567890123456789', '2147483647', '2147483648', '-2147483648', '1e400', '-1e-400', '5e-324',
+  '1795292015.5', '1.7976931348623157e308', '3.141592653589793238462643383279',
+];
+const STRINGS = [
+  '""', '"gps"', '"Bench unit"', '"null"', '"Crème brûlée 日本 🚗"', '"quote \\" and \\\\ back"', '"\\u00e9\\ud83d\\ude97"', '"lone \\ud800"',
+  '"\\/\\b\\f\\n\\r\\t"', '"61.5"', '" 12 "', '"\u007f del"', '"n/a"', '"1001"', '"true"',
+];
+const { ws, value } = messyJson({ numbers: NUMBERS, strings: STRINGS, names: ['x', 'späť', ...NAMES], bare: 0.3, flatFrom: 2, members: 3 });
+
+/** The bench unit's report (the sandbox's), its coordinates moving with `i`. */
+function usual(i: number): Array<[string, string]> {
+  const lat = `39.${7000 + (i % 997)}`;
+  const lng = `-104.${9000 + (i % 991)}`;
+  return [
+    ['aid', '1001'], ['did', '900000001'], ['name', '"Bench unit"'], ['availability', '"available"'], ['lat', lat], ['lng', lng], ['alt', '1600'],
+    ['speed', '42.5'], ['heading', '90'], ['source', '"gps"'], ['address', '"1 Bench St, Denver, CO"'], ['date', String(1795870760 + i)],
+    ['battery', String(100 - (i % 100))], ['odometer', '1000'], ['precision', '5'], ['satellites', '9'], ['temperature', i % 7 === 0 ? '21.5' : 'null'],
+    ['reportType', '"report"'], ['reportValue', i % 5 === 0 ? '3' : '"periodic"'], ['message', '"Periodic position report"'],
+  ];
+}
+
+/** A report of the reply: mostly the usual one (in one of two shapes, by `shape`), now and then an odd value, member or geometry. */
+function report(r: Random, i: number, shape: number): string {
+  const props = usual(i);
+  const lat = props[4]![1];
+  const lng = props[5]![1];
+  if (shape === 1) props.reverse();
+  if (r.chance(0.12)) props[r.int(props.length)]![1] = r.pick([r.pick(NUMBERS), r.pick(STRINGS), 'null', 'true', value(r, 2)]);
+  if (r.chance(0.03)) props.splice(r.int(props.length), 1);
+  if (r.chance(0.03)) props.splice(r.int(props.length), 0, [r.pick(['x', 'späť', 'extra', 'lat', 'name']), value(r, 2)]);
+  const geometry = r.chance(0.9) ? `{"type":"Point","coordinates":[${lng},${lat}]}` : r.pick([
+    'null', `{"type":"Point","coordinates":[${lng},${lat},1600]}`, `{"coordinates":[${lng},${lat}],"type":"Point"}`, `{"type":"Point","coordinates":[7,${lat}]}`,
+    '{"type":"LineString","coordinates":[[1,2],[3,4]]}', `{"type":"Point","coordinates":[${r.pick(NUMBERS)},${r.pick(NUMBERS)}]}`,
+  ]);
+  const spaced = r.chance(0.03);
+  const space = (): string => (spaced && r.chance(0.2) ? ws(r) : '');
+  const properties = `{${props.map(([n, v]) => `${space()}"${n}":${space()}${v}`).join(',')}}`;
+  const members = shape === 1 ? [['geometry', geometry], ['type', '"Feature"'], ['id', String(i)], ['properties', properties]] : [['type', '"Feature"'], ['properties', properties], ['geometry', geometry]];
+  return `{${members.map(([n, v]) => `"${n}":${v}`).join(',')}}`;
+}
+
+/** A reply whose reports change shape part-way, cut into chunks anywhere (inside a name, a number, a multi-byte character). */
+function reply(r: Random, n: number): { texts: string[]; chunks: Buffer[] } {
+  const texts = Array.from({ length: n }, (_, i) => report(r, i, i < n / 2 ? 0 : 1));
+  const body = Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`);
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < body.length; ) {
+    const size = 1 + r.int(r.chance(0.5) ? 64 * 1024 : 700);
+    chunks.push(body.subarray(at, at + size));
+    at += size;
+  }
+  return { texts, chunks };
+}
+
+/** The Parquet file of the items, written in batches as they come. */
+async function parquet(batches: ReadonlyArray<readonly HistoryItem[]>): Promise<Buffer> {
+  const stream = new PassThrough();
+  const out: Buffer[] = [];
+  stream.on('data', (c: Buffer) => out.push(c));
+  const sink = openParquetStream(stream, { rowGroupRows: 1000, createdBy: 'trackctl test' });
+  for (const batch of batches) await sink.write(batch);
+  await sink.end();
+  return Buffer.concat(out);
+}
+
+test('reports read by the reply\'s learnt shape write the same Parquet file as the same reports parsed, on messy replies', async () => {
+  const before = shapeReader.shapeRows;
+  let reports = 0;
+  for (let seed = 1; seed <= 12; seed++) {
+    const r = seeded(seed);
+    const { texts, chunks } = reply(r, 2500);
+    const splitter = new FeatureSplitter(200);
+    const cut = chunks.map((chunk) => splitter.cut(chunk));
+    splitter.end();
+    assert.equal(cut.flat().length, texts.length);
+    const parsed = texts.map((text): HistoryItem => ({ text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true }));
+    const [fromBytes, fromFeatures] = [await parquet(cut), await parquet([parsed])];
+    assert.ok(fromBytes.equals(fromFeatures), `seed ${seed}: the files differ`);
+    reports += texts.length;
+  }
+  // Most reports were read by the shape, not by the member reader or parsed.
+  const byShape = shapeReader.shapeRows - before;
+  assert.ok(byShape > reports * 0.6, `${byShape} of ${reports} read by the shape`);
+});
+
+test('a value the shape finds is read as JSON.parse reads it, and one that does not fit its column leaves the report to the general path', async () => {
+  const base = usual(0);
+  const texts: string[] = [];
+  const odd: Array<[string, string]> = [
+    ['aid', '9007199254740993'], ['aid', '1e2'], ['did', '-0'], ['did', '1.0'], ['alt', '1e400'], ['alt', '-0'], ['speed', '0.30000000000000004'],
+    ['satellites', '2147483648'], ['satellites', '7.5'], ['date', '1795292015.5'], ['date', '1e300'], ['name', '"null"'], ['name', 'null'],
+    ['reportValue', '-0'], ['reportValue', '1E2'], ['lat', '39.71'], ['address', '"Stra\u00dfe 5"'],
+  ];
+  // Many usual reports first, so that the shape is learnt; then each odd value in turn, a usual report after each.
+  for (let i = 0; i < 100; i++) texts.push(JSON.stringify({ type: 'Feature', properties: Object.fromEntries(usual(i).map(([n, v]) => [n, JSON.parse(v)])) }));
+  for (const [name, v] of odd) {
+    texts.push(`{"type":"Feature","properties":{${base.map(([n, u]) => `"${n}":${n === name ? v : u}`).join(',')}}}`);
+    texts.push(texts[0]!);
+  }
+  const before = shapeReader.shapeRows;
+  const splitter = new FeatureSplitter(200);
+  const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
+  splitter.end();
+  const parsed = texts.map((text): HistoryItem => ({ text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true }));
+  assert.ok((await parquet([cut])).equals(await parquet([parsed])));
+  // All but the first usual report (the general reader's, which teaches the shape), and the 12 odd values that fit (not a huge
+  // aid, 1e400, satellites out of range or 7.5, a date of 1e300).
+  assert.equal(shapeReader.shapeRows - before, 99 + odd.length + 12);
+});
