@@ -8,11 +8,25 @@ import type { StopSegment } from './segments.js';
 /** The most fixes a candidate stop or a departure holds (dense reporting in slow traffic); older ones are committed. */
 export const MAX_HELD = 4096;
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((x, y) => x - y);
+const byValue = (x: number, y: number): number => x - y;
+
+/** The middle of values kept in order. */
+const middle = (s: readonly number[]): number => {
   const m = s.length >> 1;
   return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 };
+
+/** Puts `x` after every value not above it: the order a stable sort of the values in arrival order gives. */
+function insertInOrder(s: number[], x: number): void {
+  let lo = 0;
+  let hi = s.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((s[mid] as number) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  s.splice(lo, 0, x);
+}
 
 /** The median position of a place's fixes, from an evenly thinned sample of at most SAMPLES of them. */
 const SAMPLES = 64;
@@ -20,8 +34,11 @@ export class Centre implements Position {
   lat: number;
   lng: number;
   cosLat: number;
+  /** The sample in arrival order (thinned by it), and the same values in order: a median is the middle, not a sort a fix. */
   private lats: number[] = [];
   private lngs: number[] = [];
+  private latsInOrder: number[] = [];
+  private lngsInOrder: number[] = [];
   private stride = 1;
   private seen = 0;
 
@@ -40,11 +57,16 @@ export class Centre implements Position {
       this.lats = this.lats.filter((_, i) => i % 2 === 0);
       this.lngs = this.lngs.filter((_, i) => i % 2 === 0);
       this.stride *= 2;
+      this.latsInOrder = [...this.lats].sort(byValue);
+      this.lngsInOrder = [...this.lngs].sort(byValue);
+    } else {
+      insertInOrder(this.latsInOrder, f.lat);
+      insertInOrder(this.lngsInOrder, f.lng);
     }
-    const lat = median(this.lats);
+    const lat = middle(this.latsInOrder);
     if (lat !== this.lat) this.cosLat = cosOfLat(lat);
     this.lat = lat;
-    this.lng = median(this.lngs);
+    this.lng = middle(this.lngsInOrder);
   }
 }
 

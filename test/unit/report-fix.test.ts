@@ -136,3 +136,39 @@ test('a place centre keeps the cosine of its latitude as it moves', () => {
     assert.equal(centre.cosLat, cosOfLat(centre.lat));
   }
 });
+
+test("a place centre is the median of the evenly thinned sample of its fixes, as a sort of that sample gives it", () => {
+  // The sample, kept independently: every fix while it holds 64 or fewer; at 65 every other one
+  // goes and then only every 2nd, 4th, … fix is taken.
+  const rand = mulberry32(31);
+  for (let round = 0; round < 40; round++) {
+    const n = 1 + Math.floor(rand() * 700);
+    const fixes: Array<[number, number]> = [];
+    for (let i = 0; i < n; i++) {
+      // Jitter, repeated values (a fix sent again), jumps, and both zeros.
+      const r = rand();
+      const lat = r < 0.1 ? fixes.at(-1)?.[0] ?? 0 : r < 0.15 ? (rand() < 0.5 ? 0 : -0) : r < 0.2 ? 40 + rand() * 5 : 39.7 + (rand() - 0.5) * 1e-3;
+      const lng = r < 0.1 ? fixes.at(-1)?.[1] ?? 0 : r < 0.15 ? -0 : -104.9 + (rand() - 0.5) * 1e-3;
+      fixes.push([lat, lng]);
+    }
+    const centre = new Centre(fix(...(fixes[0] as [number, number])));
+    let sample: Array<[number, number]> = [fixes[0] as [number, number]];
+    let stride = 1;
+    for (let i = 1; i < n; i++) {
+      centre.add(fix(...(fixes[i] as [number, number])));
+      if (i % stride !== 0) continue;
+      sample.push(fixes[i] as [number, number]);
+      if (sample.length > 64) {
+        sample = sample.filter((_, k) => k % 2 === 0);
+        stride *= 2;
+      }
+      const median = (xs: number[]): number => {
+        const s = [...xs].sort((x, y) => x - y);
+        const m = s.length >> 1;
+        return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+      };
+      assert.ok(Object.is(centre.lat, median(sample.map((p) => p[0]))), `round ${round}, fix ${i}: lat ${centre.lat}`);
+      assert.ok(Object.is(centre.lng, median(sample.map((p) => p[1]))), `round ${round}, fix ${i}: lng ${centre.lng}`);
+    }
+  }
+});
