@@ -62,6 +62,23 @@ describe('report', { timeout: 900_000 }, () => {
     for (const flag of ['--limit', '--min-duration', '--geofence']) assert.ok(overspeed.includes(flag));
   });
 
+  test('--explain records of several units come unit by unit, in the units\' order, the same on every run', async () => {
+    const ids = [...vehicles].sort((a, b) => a - b).map(String);
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      // A process of its own: the units' replies arrive side by side, as a user's run gets them.
+      const r = await h.spawn(['report', 'trips', ...ids, ...WINDOW, '--explain', '-o', 'ndjson', '--concurrency', '8']);
+      assert.equal(r.code, 0, r.stderr);
+      runs.push(r.stdout);
+    }
+    const dids = runs[0]!.trim().split('\n').map((l) => (JSON.parse(l) as { did: number }).did);
+    assert.ok(new Set(dids).size > 1, 'explanations of several units');
+    // One run of records a unit, the units in the order they were named (their did order).
+    const order = dids.filter((d, i) => i === 0 || dids[i - 1] !== d);
+    assert.deepEqual(order, [...new Set(order)].sort((a, b) => a - b), `units interleaved or out of order: ${order.slice(0, 20).join(' ')}`);
+    assert.equal(runs[1], runs[0], 'the same records in the same order');
+  });
+
   test('overspeed in a depot with a speedLimit, in every format', async (t) => {
     const depots = await (await fetch(`${h.sandbox.url}/_sandbox/depots`)).text();
     const file = h.file('depots.geojson', depots);

@@ -136,21 +136,18 @@ export function runFor(kind: Kind): Run<ReportOptions> {
     // --explain with -o json|ndjson: the explanations are the records; otherwise text on stderr beside the report.
     const explainRecords = plan.explain && (format === 'json' || format === 'ndjson');
     let explain: ((e: Explanation) => void) | undefined;
-    const explained: Explanation[] = [];
-    if (plan.explain) explain = explainRecords ? (e) => void explained.push(e) : (e) => ctx.io.err(formatExplanation(e));
+    // Records: each unit's explanations wait for it, to be written in the units' order as its rows would be.
+    const explained = new Map<number, Explanation[]>();
+    const explainedOf = (did: number): Explanation[] => explained.get(did) ?? (explained.set(did, []).get(did) as Explanation[]);
+    if (plan.explain) explain = explainRecords ? (e) => void explainedOf(e.did).push(e) : (e) => ctx.io.err(formatExplanation(e));
     let processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo, explain) as UnitProcessor<Rec>;
     let write: (rec: Rec) => Promise<void>;
     let end: () => Promise<void>;
     if (explainRecords) {
       // The report's own records are left out: each one has its explanation record (a trip, a stop) among them.
       const stream = openStream(EXPLAIN_COLUMNS, { ...out, format: format as 'json' | 'ndjson' });
-      write = async () => {
-        for (const e of explained.splice(0)) await stream.write(e as unknown as Rec);
-      };
-      end = async () => {
-        await write({});
-        await stream.end();
-      };
+      write = (rec) => stream.write(rec);
+      end = () => stream.end();
     } else if (format === 'html') {
       // A map needs every record before it is drawn: trips (with their paths) and the stops between them.
       const trips: TripWithPath[] = [];
@@ -201,9 +198,15 @@ export function runFor(kind: Kind): Run<ReportOptions> {
         start: async (_, run) => void (api = run.api),
         turn: async (unit) => {
           const index = place.get(unit.did) ?? 0;
+          // With explanations as the records, a report record only says that the unit's explanations so far can go.
+          const explanations = async (): Promise<void> => {
+            for (const e of explainedOf(unit.did).splice(0)) await ordered.push(index, e as unknown as Rec);
+          };
           try {
-            await reportUnit(api, unit, plan, processor(), (rec) => ordered.push(index, rec));
+            await reportUnit(api, unit, plan, processor(), explainRecords ? explanations : (rec) => ordered.push(index, rec));
+            if (explainRecords) await explanations();
           } finally {
+            explained.delete(unit.did);
             await ordered.finish(index);
           }
         },
