@@ -29,19 +29,22 @@ describe('a reader that goes away', () => {
   });
   after(async () => h.close());
 
-  test('history --all-units --checkpoint | head -n 50000: the run fails, saves no unit, and the next run delivers every report', async () => {
+  test('history --all-units --checkpoint | head: the run fails, saves no unit, and the next run delivers every report', async () => {
     const truth = await h.run(['history', '--all-units', '--from', FROM, '-o', 'ndjson'], { timeoutMs: 300_000 });
     assert.equal(truth.code, 0, truth.stderr);
     const all = new Set(lines(truth.stdout).map(key));
-    assert.ok(all.size > 60_000, `enough reports to outrun the pipe: ${all.size}`);
+    // head takes all but 10,000 reports (about 5 MB, far more than a pipe holds): the run meets a reader that left,
+    // however many reports the day brought (their number follows the hour the test runs at: 59,000-70,000).
+    assert.ok(all.size > 30_000, `enough reports: ${all.size}`);
+    const take = Math.min(50_000, all.size - 10_000);
 
     const ck = join(h.dir, 'head.ckpt');
-    const first = pipeToHead(h, ['history', '--all-units', '--from', FROM, '--checkpoint', ck, '-o', 'ndjson'], 50_000);
+    const first = pipeToHead(h, ['history', '--all-units', '--from', FROM, '--checkpoint', ck, '-o', 'ndjson'], take);
     assert.equal(await first.headExit, 0);
     const code = await first.exit;
     assert.equal(code, 141, `the first run fails quietly, as one killed by SIGPIPE: ${first.err()}`);
     assert.doesNotMatch(first.err(), /error|EPIPE/);
-    assert.equal(lines(first.out()).length, 50_000);
+    assert.equal(lines(first.out()).length, take);
     assert.deepEqual((JSON.parse(readFileSync(ck, 'utf8')) as { units: object }).units, {}, 'no unit saved');
 
     const again = await h.run(['history', '--all-units', '--checkpoint', ck, '-o', 'ndjson'], { timeoutMs: 300_000 });

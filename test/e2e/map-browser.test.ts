@@ -294,15 +294,20 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       assert.equal(d.dom.crash, 1);
       const markers = d.page.locator('.trk-marker');
       const seen = new Set<string>();
+      // An open popup pans the map into view: a click aimed while it moves lands beside the marker.
+      const still = (): Promise<unknown> => d.page.waitForFunction(() => !document.querySelector('.leaflet-pan-anim, .leaflet-zoom-anim'));
       for (let k = 0; k < (await markers.count()); k++) {
         const marker = markers.nth(k);
         const kind = (await marker.getAttribute('class'))!.includes('trk-marker-sos') ? 'sos' : 'crash';
+        await still();
         // The mouse, at the marker's middle: a marker under another would not take it (and the click would time out).
         await marker.click({ timeout: 5000 });
-        const text = await d.page.locator('.leaflet-popup-content').innerText();
+        const text = await d.page.locator('.leaflet-popup-content', { hasText: kind }).innerText();
         assert.match(text, new RegExp(`Type\\s+${kind}`), `marker ${k}: ${text}`);
         seen.add(`${kind} ${/Address\s+(\d) Depot Rd/.exec(text)?.[1]}`);
+        await still();
         await d.page.locator('.leaflet-popup-close-button').click();
+        await d.page.locator('.leaflet-popup-content').waitFor({ state: 'detached' });
       }
       assert.deepEqual([...seen].sort(), ['crash 2', 'sos 1', 'sos 3'], 'each event of the place, once');
       await d.page.close();
