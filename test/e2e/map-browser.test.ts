@@ -295,7 +295,7 @@ test('map pages open in Chromium with the network blocked', { timeout: 240_000 }
       const markers = d.page.locator('.trk-marker');
       const seen = new Set<string>();
       // An open popup pans the map into view: a click aimed while it moves lands beside the marker.
-      const still = (): Promise<unknown> => d.page.waitForFunction(() => !document.querySelector('.leaflet-pan-anim, .leaflet-zoom-anim'));
+      const still = (): Promise<unknown> => d.page.waitForFunction("!document.querySelector('.leaflet-pan-anim, .leaflet-zoom-anim')");
       for (let k = 0; k < (await markers.count()); k++) {
         const marker = markers.nth(k);
         const kind = (await marker.getAttribute('class'))!.includes('trk-marker-sos') ? 'sos' : 'crash';
