@@ -11,6 +11,7 @@ import type { Recovered } from '../lake/journal.js';
 import type { LakePartition } from '../lake/layout.js';
 import type { Compression, PageCodec } from '../lake/parquet/codecs.js';
 import type { ParquetFileSink } from '../lake/parquet/index.js';
+import type { S3Limits } from '../lake/s3/client.js';
 import type { LakeStorage } from '../lake/storage.js';
 import type { RunCheckpoint } from './checkpoint.js';
 import type { Target } from './targets.js';
@@ -19,20 +20,14 @@ export { COMPRESSIONS, DEFAULT_COMPRESSION, type Compression } from '../lake/par
 export { DEFAULT_MAX_FILE_BYTES, outDirScheme, type LakePartition } from '../lake/layout.js';
 export type { LakeStorage, Recovered };
 
-/** The HTTP limits an S3 lake's client takes (--retries, --timeout). */
-export interface LakeClient {
-  retries: number;
-  timeoutMs: number;
-}
-
 /** --out-dir DIR (a directory or s3://bucket/prefix) as a lake of `ext` files. */
-export async function openLake(dir: string, ext: string, env: Readonly<Record<string, string | undefined>>, client: LakeClient): Promise<LakeStorage> {
-  return (await import('../lake/storage.js')).openStorage(dir, ext, env, client);
+export async function openLake(dir: string, ext: string, env: Readonly<Record<string, string | undefined>>, limits: S3Limits): Promise<LakeStorage> {
+  return (await import('../lake/storage.js')).openStorage(dir, ext, env, limits);
 }
 
 /** The lake of a run, checked writable before any request; closed again when it is not. */
-export async function prepareLake(dir: string, ext: string, env: Readonly<Record<string, string | undefined>>, client: LakeClient): Promise<LakeStorage> {
-  const storage = await openLake(dir, ext, env, client);
+export async function prepareLake(dir: string, ext: string, env: Readonly<Record<string, string | undefined>>, limits: S3Limits): Promise<LakeStorage> {
+  const storage = await openLake(dir, ext, env, limits);
   try {
     await storage.prepare();
   } catch (err) {
