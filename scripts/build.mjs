@@ -3,6 +3,7 @@
 // `--no-tests` builds dist/ alone (npm pack's prepack: the package holds dist/, never the tests).
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
@@ -69,7 +70,7 @@ function writeWasmImages(chunksDir) {
     writeFileSync(join(chunksDir, wasm), createRequire(import.meta.url)(join(undiciLlhttp, image)));
     writeFileSync(
       join(chunksDir, image),
-      `'use strict';\n// Written by scripts/build.mjs in place of undici's ${image}.\nrequire('node:v8').setFlagsFromString('--liftoff-only');\nmodule.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, '${wasm}'));\n`,
+      `'use strict';\n// Written by scripts/build.mjs in place of undici's ${image}.\nglobalThis[Symbol.for('trackctl.v8-flags')]?.();\nrequire('node:v8').setFlagsFromString('--liftoff-only');\nmodule.exports = require('node:fs').readFileSync(require('node:path').join(__dirname, '${wasm}'));\n`,
     );
   }
 }
@@ -119,6 +120,10 @@ async function toCommonJS(result, staging) {
   );
   assertNoCycles(imports);
   writeWasmImages(join(staging, 'chunks'));
+  // Names this build's code: V8's compiled code kept between runs is kept per build (bin/trackctl.js).
+  const hash = createHash('sha256');
+  for (const file of [...result.outputFiles].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(file.path.slice(staging.length)).update(readFileSync(file.path));
+  writeFileSync(join(staging, 'build-id'), `${hash.digest('hex').slice(0, 16)}\n`);
   writeFileSync(join(staging, 'package.json'), '{ "type": "commonjs" }\n');
 }
 

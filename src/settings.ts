@@ -3,6 +3,7 @@
  * (--sandbox or TRACKCTL_SANDBOX=1) replaces the base URL with an in-process
  * simulator on a loopback port, reached through the normal HTTP path.
  */
+import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from './errors.js';
 import { DEFAULTS, parseDurationMs, validateSetting, type ProfileSettings } from './config/index.js';
@@ -66,7 +67,16 @@ export function resolveTimeZone(flag: string | undefined, env: NodeJS.ProcessEnv
   const tz = env.TZ?.replace(/^:/, '').replace(/^.*\/zoneinfo\//, '');
   if (tz !== undefined && tz !== '') return validateTimeZone(tz, 'TZ');
   if (stored.tz !== undefined) return validateTimeZone(stored.tz, 'the profile\'s tz');
-  return localTimeZone();
+  return localTimeZone(zoneLink());
+}
+
+/** Where /etc/localtime points, if it is a link (it names the machine's zone). */
+function zoneLink(): string | undefined {
+  try {
+    return readlinkSync('/etc/localtime');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The service's address; with --sandbox, an embedded sandbox's, keeping its state under `dataDir` and closed by `onDispose`. */

@@ -16,9 +16,24 @@ export interface WallTime {
   second: number;
 }
 
+/**
+ * The names Intl reads as UTC (it calls each 'UTC'), in lower case. UTC is the zone of servers,
+ * containers and CI, and it needs no Intl: a process's first Intl call loads ICU's data, about
+ * 30 ms of CPU, a fifth of a short command's run.
+ */
+const UTC_NAMES = new Set(
+  ['utc', 'uct', 'gmt', 'gmt0', 'gmt+0', 'gmt-0', 'greenwich', 'universal', 'zulu'].flatMap((name) => [name, `etc/${name}`]),
+);
+
+/** Does Intl read this zone name as UTC? */
+export function isUtcName(zone: string): boolean {
+  return UTC_NAMES.has(zone.toLowerCase());
+}
+
 /** The zone's name as Intl knows it (canonical case: 'europe/berlin' → 'Europe/Berlin'); unknown → UsageError naming `source`. */
 export function validateTimeZone(zone: string, source = '--tz'): string {
   if (typeof zone !== 'string' || zone.trim() === '') throw new UsageError(`${source}: expected an IANA time zone such as Europe/Berlin`);
+  if (isUtcName(zone.trim())) return 'UTC';
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: zone.trim() }).resolvedOptions().timeZone;
   } catch {
@@ -26,8 +41,14 @@ export function validateTimeZone(zone: string, source = '--tz'): string {
   }
 }
 
-/** The zone of this machine (Node reads TZ at start-up for it); the last of the zone rule's choices. */
-export function localTimeZone(): string {
+/**
+ * The zone of this machine, the last of the zone rule's choices: `link` is where /etc/localtime
+ * points (ICU reads the zone from it when TZ is unset, on Linux and macOS), known as UTC without
+ * asking Intl; anything else is Intl's answer.
+ */
+export function localTimeZone(link: string | undefined): string {
+  const linked = link === undefined ? undefined : /\/zoneinfo\/(.+)$/.exec(link)?.[1];
+  if (linked !== undefined && isUtcName(linked)) return 'UTC';
   return new Intl.DateTimeFormat().resolvedOptions().timeZone;
 }
 
@@ -56,6 +77,10 @@ function wallFormat(zone: string): Intl.DateTimeFormat {
 
 /** What a clock in `zone` shows at unix second `t` (fractions dropped). */
 export function wallTime(t: number, zone: string): WallTime {
+  if (zone === 'UTC') {
+    const d = new Date(Math.floor(t) * 1000);
+    return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  }
   const wall: WallTime = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
   for (const part of wallFormat(zone).formatToParts(Math.floor(t) * 1000)) {
     if (part.type in wall) wall[part.type as keyof WallTime] = Number(part.value);

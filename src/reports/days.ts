@@ -29,7 +29,8 @@ const KEPT_DAYS = 4;
  */
 export class DayClock {
   readonly timeZone: string;
-  private readonly format: Intl.DateTimeFormat;
+  /** None for UTC: Date reads its dates without loading ICU (see isUtcName). */
+  private readonly format: Intl.DateTimeFormat | undefined;
   private last: Day | undefined;
   /** The days found most recently, newest first (last among them). */
   private readonly recent: Day[] = [];
@@ -37,7 +38,7 @@ export class DayClock {
   constructor(timeZone: string) {
     this.timeZone = validateTimeZone(timeZone);
     let format = formats.get(this.timeZone);
-    if (!format) {
+    if (!format && this.timeZone !== 'UTC') {
       format = new Intl.DateTimeFormat('en-US', {
         timeZone: this.timeZone,
         calendar: 'gregory',
@@ -53,6 +54,7 @@ export class DayClock {
 
   /** YYYY-MM-DD of unix second t in the zone. */
   dateOf(t: number): string {
+    if (!this.format) return new Date(t * 1000).toISOString().slice(0, 10);
     let y = '', m = '', d = '';
     for (const p of this.format.formatToParts(t * 1000)) {
       if (p.type === 'year') y = p.value.padStart(4, '0');

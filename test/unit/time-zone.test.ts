@@ -12,7 +12,8 @@ import { unitsPageData } from '../../src/io/pages/map/units.js';
 import { TtyClock, ttyCellText, withZoneHeader } from '../../src/io/formats/render/cells.js';
 import { resolveTimeZone } from '../../src/settings.js';
 import { validateSetting } from '../../src/config/schema.js';
-import { zonedInstant } from '../../src/time-zone.js';
+import { DayClock } from '../../src/reports/days.js';
+import { isUtcName, localTimeZone, validateTimeZone, wallTime, zonedInstant } from '../../src/time-zone.js';
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0, s = 0): number => Date.UTC(y, m - 1, d, h, min, s) / 1000;
 const wall = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0) => ({ year, month, day, hour, minute, second });
@@ -116,4 +117,44 @@ test('map pages label their times in the zone and name it', () => {
   assert.equal(page.zone, 'Europe/Berlin', 'the page script formats popups in it');
   const units = unitsPageData([], { nowMs: Date.UTC(2026, 10, 26, 20), staleS: 86400, zone: 'Asia/Tokyo' });
   assert.match(units.subtitle, /^as of 2026-11-27 05:00 Asia\/Tokyo · /);
+});
+
+test('UTC without Intl: every name Intl reads as UTC, and its wall clock and dates, are what Intl says', () => {
+  // The names Intl calls UTC (V8's canonical list), in any case; names beside them are not UTC.
+  for (const name of ['UTC', 'utc', 'Etc/UTC', 'etc/utc', 'UCT', 'Etc/UCT', 'GMT', 'Etc/GMT', 'GMT0', 'Etc/GMT0', 'GMT+0', 'Etc/GMT+0', 'GMT-0', 'Etc/GMT-0', 'Greenwich', 'Etc/Greenwich', 'Universal', 'Etc/Universal', 'Zulu', 'Etc/Zulu', ' utc ']) {
+    assert.equal(new Intl.DateTimeFormat('en-US', { timeZone: name.trim() }).resolvedOptions().timeZone, 'UTC', `Intl: ${name}`);
+    assert.ok(isUtcName(name.trim()), name);
+    assert.equal(validateTimeZone(name), 'UTC', name);
+  }
+  for (const name of ['Etc/GMT+1', 'Etc/GMT-0 ', 'Europe/London', 'Africa/Abidjan', 'Atlantic/Reykjavik', 'WET']) {
+    assert.ok(!isUtcName(name), name);
+    if (name.trim() === name) assert.notEqual(validateTimeZone(name), 'UTC', name);
+  }
+  for (const name of ['Etc/UTC1', 'UTC/Etc', 'GMT+00']) {
+    assert.ok(!isUtcName(name), name);
+    assert.throws(() => validateTimeZone(name), UsageError, name);
+  }
+  // The machine's zone from where /etc/localtime points (absolute or relative); anything else is Intl's.
+  const intlLocal = new Intl.DateTimeFormat().resolvedOptions().timeZone;
+  assert.equal(localTimeZone('/usr/share/zoneinfo/Etc/UTC'), 'UTC');
+  assert.equal(localTimeZone('../usr/share/zoneinfo/UTC'), 'UTC');
+  assert.equal(localTimeZone('/var/db/timezone/zoneinfo/GMT'), 'UTC');
+  assert.equal(localTimeZone('/usr/share/zoneinfo/Europe/Berlin'), intlLocal);
+  assert.equal(localTimeZone(undefined), intlLocal);
+  // Wall clocks and dates: Date's UTC against Intl's, over leap days, year ends, 1970 and far years, and random seconds.
+  const intlWall = new Intl.DateTimeFormat('en-US', { timeZone: 'Etc/UTC', calendar: 'gregory', numberingSystem: 'latn', hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+  const seconds = [0, -1, 59, 951_782_399, 951_782_400, 1_709_164_800, 1_767_225_599, 1_767_225_600, 4_102_444_800, 253_402_300_799];
+  let seed = 7;
+  for (let i = 0; i < 2000; i++) {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    seconds.push(seed * 2 + (i % 2) * 0.75);
+  }
+  const utcDays = new DayClock('Etc/UTC');
+  for (const t of seconds) {
+    const parts = Object.fromEntries(intlWall.formatToParts(Math.floor(t) * 1000).map((p) => [p.type, Number(p.value)]));
+    const expected = { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute, second: parts.second };
+    assert.deepEqual(wallTime(t, 'UTC'), expected, `wall clock of ${t}`);
+    const date = `${String(expected.year).padStart(4, '0')}-${String(expected.month).padStart(2, '0')}-${String(expected.day).padStart(2, '0')}`;
+    if (t >= 0) assert.equal(utcDays.dateOf(t), date, `date of ${t}`);
+  }
 });

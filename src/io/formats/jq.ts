@@ -184,6 +184,8 @@ export async function compileJq(expression: string, options: JqOptions): Promise
   // process waits for before it can exit: measured here, twice the CPU and 0.6 s more
   // wall time per run. The flags are the process's, so the worker thread has them too
   // (scripts/build.mjs says why this is done late, not at start-up).
+  // The launcher keeps V8's compiled code before the flags change (bin/trackctl.js, codeCache).
+  (globalThis as Record<symbol, (() => void) | undefined>)[Symbol.for('trackctl.v8-flags')]?.();
   setFlagsFromString('--liftoff-only');
   setFlagsFromString('--wasm-lazy-compilation');
 
