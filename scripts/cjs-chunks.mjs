@@ -1,6 +1,6 @@
 // The build's last step for dist/ (scripts/build.mjs): esbuild's CommonJS form of each ES
-// module chunk, reshaped to cost less to load. Measured with instruction counts, these take
-// 7% off `devices list` and 3% off `devices --help`.
+// module chunk, reshaped to cost less to load. Measured with instruction counts, this took
+// 7% off `devices list` and 3% off `devices --help` (before the launcher kept V8's compiled code).
 //
 // - Plain exports. esbuild gives every export a getter (kept live for ES module semantics)
 //   and copies them onto a second object with getters of its own, so each chunk compiles
@@ -9,10 +9,6 @@
 //   one from another reads a property. That is the same as long as no exported binding is
 //   ever reassigned and no two chunks import each other: both are checked here, and the
 //   build fails if either stops holding.
-// - Eager module bodies. A bundled CommonJS dependency (commander, undici) is a function
-//   per module, run when first required. V8 first skims a function it will compile later
-//   and parses it in full when it runs; a function in parentheses it compiles at once, so
-//   each module body that will run anyway is parsed once instead of twice.
 import { Parser } from 'acorn';
 import { dirname, join } from 'node:path';
 
@@ -20,32 +16,16 @@ const EXPORTS_BLOCK = /var stdin_exports=\{\};__export\(stdin_exports,\{(.*?)\}\
 const EXPORT_ENTRY = /([\w$]+|"[^"]*"):\(\)=>([\w$.]+)(?:,|$)/y;
 const LEXER_HINT = /0&&\(module\.exports=\{[^}]*\}\);?\s*$/;
 
-/**
- * Both reshapings of one chunk, from a single parse (parsing is most of the build's own time:
- * the bundled dependencies are most of the 4 MB of chunks).
- */
+/** esbuild's export getters → `exports.name = local` after the chunk's code. */
 export function reshapeChunk(code, name) {
   const block = EXPORTS_BLOCK.exec(code);
-  const entries = block ? exportEntries(block[1], name) : [];
-  if (!block && !code.includes('__commonJS')) return code;
-  const { reassigned, edits } = scan(code, new Set(entries.map((e) => e.value)));
+  if (!block) return code; // a chunk exporting nothing (the llhttp image loaders are written separately)
+  const entries = exportEntries(block[1], name);
+  const reassigned = reassignedExports(code, entries.map((e) => e.value));
   if (reassigned.length > 0) {
     throw new Error(`${name}: exported bindings are reassigned (${reassigned.join(', ')}); plain exports would not see the new values`);
   }
-  edits.sort((a, b) => b.at - a.at);
-  const eager = edits.reduce((text, { at, text: insert }) => text.slice(0, at) + insert + text.slice(at), code);
-  return block ? withPlainExports(eager, entries) : eager;
-}
-
-/** esbuild's export getters → `exports.name = local` after the chunk's code. */
-export function plainExports(code, name) {
-  const block = EXPORTS_BLOCK.exec(code);
-  return block ? reshapeChunk(code, name) : code; // a chunk exporting nothing (the llhttp image loaders are written separately)
-}
-
-/** `__commonJS({"path"(exports,module){…}})` → `__commonJS({"path":(function(exports,module){…})})`. */
-export function eagerModuleBodies(code) {
-  return reshapeChunk(code, 'chunk');
+  return withPlainExports(code, entries);
 }
 
 function exportEntries(body, name) {
@@ -69,12 +49,35 @@ function withPlainExports(code, entries) {
 }
 
 /**
- * One parse of the chunk: names among `locals` that are the target of an assignment, ++ or --
- * anywhere, and the edits that parenthesize each bundled CommonJS module's body. (acorn: the
- * parse is most of `npm start`'s build on a fresh clone, and acorn parses these 4 MB of chunks
- * in half the time the TypeScript compiler took, loading in a fraction of it.) The nodes are
- * noted as acorn finishes them, which costs a fraction of walking the tree afterwards.
+ * Names among `locals` that are the target of an assignment, ++ or -- anywhere in the chunk.
+ * A look at the text first: each name written only where it is declared (`var name=`, or the
+ * first write of a name in a declaration list `var a=1,name=2` that nothing else declares) is
+ * no suspect, and a chunk without suspects is done; acorn parses only a chunk with one (a
+ * string holding such text, a default value of the same name), and its verdict stands.
+ * Parsing every chunk cost a second of `npm start`'s build on a fresh clone (the bundled
+ * dependencies are most of the 4 MB). Not seen: a name declared by destructuring and then
+ * written once, after a comma (`[a, name] = x` … `b = 1, name = 2`), which esbuild's output of
+ * `export let` has not shown.
  */
+function reassignedExports(code, locals) {
+  if (locals.length === 0) return [];
+  const names = locals.map((n) => n.replace(/[$.]/g, '\\$&')).join('|');
+  const declared = new Set([...code.matchAll(new RegExp(`\\b(?:var|let|const|function\\*?|class)\\s+(${names})(?![\\w$])`, 'g'))].map((m) => m[1]));
+  // An optional ++/-- before the name, then one after it, or an assignment operator (not == or =>).
+  const written = new RegExp(`(\\+\\+|--)?\\s*(?<![\\w$.])(${names})(?![\\w$])\\s*(\\+\\+|--|(?:[-+*/%&|^]|\\*\\*|<<|>>>?|&&|\\|\\||\\?\\?)?=(?![=>]))?`, 'g');
+  const writes = new Map();
+  for (const m of code.matchAll(written)) {
+    if (m[1] === undefined && m[3] === undefined) continue;
+    const at = m.index + m[0].lastIndexOf(m[2]);
+    const plain = m[1] === undefined && m[3] === '=';
+    if (plain && /\b(?:var|let|const)\s+$/.test(code.slice(Math.max(0, at - 8), at))) continue; // its declaration
+    writes.set(m[2], [...(writes.get(m[2]) ?? []), { at, plain }]);
+  }
+  const suspects = [...writes].filter(([name, list]) => !(list.length === 1 && list[0].plain && !declared.has(name) && /,\s*$/.test(code.slice(Math.max(0, list[0].at - 4), list[0].at))));
+  return suspects.length === 0 ? [] : scan(code, new Set(locals));
+}
+
+/** Names among `locals` that acorn finds assigned (=, op=) or updated (++, --), as it finishes each node. */
 function scan(code, locals) {
   const parser = new Scanner({ ecmaVersion: 'latest', sourceType: 'script' }, code);
   parser.parse();
@@ -82,16 +85,7 @@ function scan(code, locals) {
   // An assignment acorn later turned into a default value (`(a = 1) => …`) assigns nothing.
   for (const node of parser.assignments) if (node.type === 'AssignmentExpression') target(node.left);
   for (const node of parser.updates) target(node.argument);
-  const edits = [];
-  for (const node of parser.calls) {
-    if (!/(^|\.)__commonJS\)?$/.test(code.slice(node.callee.start, node.callee.end))) continue;
-    const [modules] = node.arguments;
-    for (const body of modules?.type === 'ObjectExpression' ? modules.properties : []) {
-      if (!body.method) continue;
-      edits.push({ at: body.end, text: ')' }, { at: body.key.end, text: ':(function' });
-    }
-  }
-  return { reassigned: [...found], edits };
+  return [...found];
 
   function target(node) {
     if (node.type === 'Identifier' && locals.has(node.name)) found.add(node.name);
@@ -101,11 +95,9 @@ function scan(code, locals) {
 class Scanner extends Parser {
   assignments = [];
   updates = [];
-  calls = [];
   finishNode(node, type) {
     if (type === 'AssignmentExpression') this.assignments.push(node);
     else if (type === 'UpdateExpression') this.updates.push(node);
-    else if (type === 'CallExpression') this.calls.push(node);
     return super.finishNode(node, type);
   }
 }

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT, startHarness, type Harness } from '../helpers/cli.js';
 import { docExamples, type DocExample } from '../helpers/doc-examples.js';
@@ -183,6 +183,8 @@ describe('every example a reader is shown runs as written', { concurrency: 3 }, 
           ...s3.env,
           PATH: `${bin}:${process.env.PATH ?? ''}`,
           HOME: dir,
+          // A reader's machine keeps trackctl's compiled code between runs (bin/trackctl.js): one cache for all pages.
+          XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'),
           LANG: 'C.UTF-8',
           BROWSER: 'true', // map commands open their page with it
           imei: '359881234567009',
