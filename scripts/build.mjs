@@ -111,8 +111,9 @@ async function toCommonJS(result, staging) {
     result.outputFiles.map(async (file) => {
       const name = relative(staging, file.path);
       const { code: converted } = await transform(file.text, { ...cjs, supported: { 'dynamic-import': false } });
-      // Tree-shaking drops the interop helpers nothing uses any more.
-      const { code } = await transform(reshapeChunk(converted, name), { ...cjs, treeShaking: true });
+      // The interop helpers plain exports no longer call stay defined: a second transform to
+      // shake them out cost a second of npm start's bundling, and loading them costs nothing measurable.
+      const code = reshapeChunk(converted, name);
       imports.set(file.path, staticImports(code, file.path));
       mkdirSync(dirname(file.path), { recursive: true });
       writeFileSync(file.path, code);

@@ -30,7 +30,7 @@ test('exports become plain properties with the values the getters gave', async (
     export const first = 1, second = first + 1;
     export { base as again };`);
   const lean = reshapeChunk(code, 'chunk-b.js');
-  // The helpers' definitions stay until the build's tree-shaking pass; nothing calls them.
+  // The helpers' definitions stay; nothing calls them.
   assert.doesNotMatch(lean, /__export\(stdin_exports|=__toCommonJS\(/);
   const exports = load(lean, { './chunk-a.js': { base: 41 } });
   assert.equal(exports.answer, 42);
