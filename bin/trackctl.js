@@ -59,8 +59,9 @@ function loadDist(name) {
  * V8's compiled code for dist/'s files, kept between runs (as Node 22's module compile cache
  * does, which Node 20 has not): a file whose code is kept is not parsed and compiled again,
  * nor are its functions that ran when it was kept. Kept under the cache directory
- * (XDG_CACHE_HOME, else ~/.cache), one directory a build (dist/build-id) and Node version;
- * a directory that cannot be written keeps nothing. TRACKCTL_NO_CODE_CACHE=1 turns it off.
+ * (XDG_CACHE_HOME, else ~/.cache), one directory a build (dist/build-id) and Node version,
+ * read only when it is the user's own and no one else may write it (its code runs); a
+ * directory that cannot be written keeps nothing. TRACKCTL_NO_CODE_CACHE=1 turns it off.
  *
  * V8 refuses code kept under other flags than its own, and a command changes a flag when it
  * first loads WebAssembly (undici's HTTP parser, jq: see scripts/build.mjs). So the code is
@@ -89,7 +90,7 @@ function codeCache(dist) {
     if (scripts.length === 0) return;
     try {
       if (!fs.existsSync(dir)) {
-        fs.mkdirSync(dir, { recursive: true });
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         forgetOldBuilds(join(dir, '..'));
       }
       for (const [file, script] of scripts) {
@@ -117,9 +118,22 @@ function codeCache(dist) {
     write();
   };
   process.once('exit', () => flagsChanged || write());
+  // Code read from the directory runs: only from one of this user's own that no one else may write.
+  let trusted;
+  const ours = () => {
+    if (trusted === undefined) {
+      try {
+        const stat = fs.statSync(dir);
+        trusted = (process.getuid === undefined || stat.uid === process.getuid()) && (stat.mode & 0o022) === 0;
+      } catch {
+        trusted = false; // none yet, or a path that is no directory
+      }
+    }
+    return trusted;
+  };
   return {
     read(file) {
-      if (flagsChanged) return undefined;
+      if (flagsChanged || !ours()) return undefined;
       try {
         return fs.readFileSync(join(dir, basename(file)));
       } catch {

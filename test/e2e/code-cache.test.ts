@@ -7,7 +7,7 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, startHarness, type Harness, type RunResult } from '../helpers/cli.js';
@@ -43,6 +43,7 @@ test('a second run uses the code the first kept, for every file loaded before th
     assert.ok(firstLoads.size > 10, 'files loaded');
     assert.ok([...firstLoads.values()].every((v) => v === 'none'), 'nothing kept yet');
     const kept = readdirSync(join(home, 'trackctl', 'code', buildDir));
+    assert.equal(statSync(join(home, 'trackctl', 'code', buildDir)).mode & 0o777, 0o700, 'the directory is the user\'s alone');
     assert.ok(kept.includes('main.js'), `kept: ${kept.join(' ')}`);
     const second = await run(['devices', 'list', '-o', 'json'], home);
     assert.equal(second.stdout, first.stdout);
@@ -71,6 +72,13 @@ test('kept code V8 refuses is compiled as before and kept again; an unwritable c
     assert.equal(damaged.stdout, expected);
     assert.equal(loads(damaged.stderr).get('dist/main.js'), 'refused');
     assert.equal(loads((await run(['units', '-o', 'json'], home)).stderr).get('dist/main.js'), 'used', 'kept again');
+
+    // A directory others may write is not read: its code would run as this user.
+    chmodSync(join(home, 'trackctl', 'code', buildDir), 0o777);
+    const shared = await run(['units', '-o', 'json'], home);
+    assert.equal(shared.stdout, expected);
+    assert.equal(loads(shared.stderr).get('dist/main.js'), 'none');
+    chmodSync(join(home, 'trackctl', 'code', buildDir), 0o700);
 
     // A file where the cache directory would be: the command runs as ever, saying nothing of it.
     const blocked = join(home, 'blocked');
