@@ -180,16 +180,21 @@ function statisticsOf(c: BufferedColumn, rows: number, dictionary: Dictionary | 
     }
     return { ...statistics, min_value: min, max_value: max };
   }
-  const values = c.numbers;
+  const [min, max] = bounds(c.numbers, c.count);
+  // The specification's signed zeros: -0 as a minimum, +0 as a maximum.
+  return { ...statistics, min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max };
+}
+
+/** The least and the greatest of values[0, n) (n ≥ 1): a loop of its own, which V8 keeps to numbers (in statisticsOf it sampled 15 ns a value). */
+function bounds(values: Float64Array, n: number): [number, number] {
   let min = values[0]!;
   let max = min;
-  for (let i = 1; i < c.count; i++) {
+  for (let i = 1; i < n; i++) {
     const v = values[i]!;
     if (v < min) min = v;
     else if (v > max) max = v;
   }
-  // The specification's signed zeros: -0 as a minimum, +0 as a maximum.
-  return { ...statistics, min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max };
+  return [min, max];
 }
 
 /** Writes a page (header, then body compressed as one block) and returns its uncompressed size with the header. */
