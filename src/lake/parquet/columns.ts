@@ -145,6 +145,11 @@ export class ColumnBuffers {
   private readonly shape = new ShapeReader(REPORT_COLUMNS);
   private readonly reader = new RowReader(REPORT_COLUMNS);
 
+  /** Reports read by the reply's usual shape so far (the rest by the member reader or parsed). */
+  get byShape(): number {
+    return this.shape.rows;
+  }
+
   /**
    * A report cut from a reply is read from its bytes where they are usual: by the reply's
    * usual shape (shape-reader.ts) or member by member (row-reader.ts); otherwise, and for a

@@ -40,6 +40,8 @@ export function numberCell(read: Read, v: number): number {
  */
 export interface ShapePlan {
   readonly bytes: Uint8Array;
+  /** The same bytes, read eight at a time. */
+  readonly view: DataView;
   readonly at: Int32Array;
   readonly reads: Int8Array;
   readonly columns: Int8Array;
@@ -97,8 +99,9 @@ class Builder {
   }
 
   plan(point: boolean): ShapePlan {
+    const bytes = Buffer.from(this.text, 'latin1');
     return {
-      bytes: Buffer.from(this.text, 'latin1'), at: Int32Array.from(this.at), reads: Int8Array.from(this.reads), columns: Int8Array.from(this.columns),
+      bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.length), at: Int32Array.from(this.at), reads: Int8Array.from(this.reads), columns: Int8Array.from(this.columns),
       tags: Uint8Array.from(this.tags), numbers: Float64Array.from(this.numbers), texts: this.texts, point,
     };
   }
