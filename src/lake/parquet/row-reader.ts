@@ -27,7 +27,6 @@ const INT32_MIN = -(2 ** 31);
 const INT32_MAX = 2 ** 31 - 1;
 /** Whole seconds whose milliseconds an INT64 holds exactly (as columns.ts). */
 const MAX_SECONDS = Number.MAX_SAFE_INTEGER / 1000;
-/** 10^0 … 10^22: every one an exact double. */
 
 const PROPERTIES = Buffer.from('properties');
 const GEOMETRY = Buffer.from('geometry');
