@@ -18,7 +18,8 @@
  *   A report is visible once received <= now.
  * A report is identified by its date (no unit has two reports in one second).
  */
-import { planDay, type DayPlan, type Segment, type Stop } from './drive.js';
+import type { DayPlan, Segment, Stop } from './day-plan.js';
+import { planDay } from './drive.js';
 import { hash32, unit } from './prng.js';
 import { datesIn, latestVisibleK, receivedOf, reportDates, type HistoryUnit } from './report-dates.js';
 import { centreFor, DAY, dayOf, kindOf } from './unit-profile.js';

@@ -5,7 +5,8 @@
  * silences; most received seconds after their date, some hours late. history.ts says what
  * each report holds.
  */
-import { planDay, type DayPlan, type Stop } from './drive.js';
+import type { DayPlan, Stop } from './day-plan.js';
+import { planDay } from './drive.js';
 import { hash32, unit } from './prng.js';
 import { dayOf, MOVE_STEP } from './unit-profile.js';
 

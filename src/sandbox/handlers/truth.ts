@@ -4,7 +4,8 @@
  * generated from, so tests can check what trackctl computes from the history. Not part
  * of the service's interface: a control endpoint (no auth, never faulted, not logged).
  */
-import { planDay, type DayPlan, type SilenceKind, type Stop, type Trip } from '../drive.js';
+import type { DayPlan, SilenceKind, Stop, Trip } from '../day-plan.js';
+import { planDay } from '../drive.js';
 import { DAY, dayOf, drivingStepOf, kindOf } from '../unit-profile.js';
 import { badRequest, invalidValue, notFound, SandboxError } from '../errors.js';
 import { jumpOf, parkedSpeedFix, reportFromPlan } from '../history.js';
