@@ -6,5 +6,5 @@
 export { HttpClient } from './api/http.js';
 export { createApi } from './api/client.js';
 export { signInOver } from './api/auth.js';
-export { createSession } from './auth/session.js';
+export { createSession } from './auth/credential-session.js';
 export { MemoryStore, openSecretStore } from './auth/store/index.js';
