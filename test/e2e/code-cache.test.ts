@@ -14,7 +14,8 @@ import { ROOT, startHarness, type Harness, type RunResult } from '../helpers/cli
 
 let h: Harness;
 before(async () => {
-  h = await startHarness();
+  // A frozen clock: runs compared for the same output must see the same fleet.
+  h = await startHarness({ now: () => Date.UTC(2026, 10, 24, 12), sessionTtl: 30 * 86400 });
 });
 after(async () => h.close());
 
