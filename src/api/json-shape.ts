@@ -139,16 +139,25 @@ function pointTemplate(b: Builder, g: unknown, rules: ShapeRules): boolean {
 
 /**
  * How many of the n bytes at i in v are those at o in w, from the first: sixteen at a time, then
- * eight, four and singly. Eight bytes of JSON text read as a double are equal exactly when the
- * bytes are: they hold no zero byte, so never ±0, and a NaN (bytes 0x7f or 0xf0-0xff) is equal
- * to nothing, which only hands those bytes to the comparisons after. A template holds no zero
- * byte, so a reader that keeps zero bytes after its own (at least eight) is never read past them.
+ * eight, and where eight differ, the first that does from the lowest set bit of their exclusive
+ * or (little-endian: the first byte is the lowest). Eight bytes of JSON text read as a double
+ * are equal exactly when the bytes are: they hold no zero byte, so never ±0, and a NaN (bytes
+ * 0x7f or 0xf0-0xff) is equal to nothing, which the exclusive or finds equal after all. A
+ * template holds no zero byte, so a reader that keeps zero bytes after its own (at least eight)
+ * is never read past them.
  */
 export function equalBytes(v: DataView, i: number, w: DataView, o: number, n: number): number {
   let d = 0;
-  while (d + 16 <= n && v.getFloat64(i + d, true) === w.getFloat64(o + d, true) && v.getFloat64(i + d + 8, true) === w.getFloat64(o + d + 8, true)) d += 16;
-  while (d + 8 <= n && v.getFloat64(i + d, true) === w.getFloat64(o + d, true)) d += 8;
-  while (d + 4 <= n && v.getInt32(i + d, true) === w.getInt32(o + d, true)) d += 4;
+  for (;;) {
+    while (d + 16 <= n && v.getFloat64(i + d, true) === w.getFloat64(o + d, true) && v.getFloat64(i + d + 8, true) === w.getFloat64(o + d + 8, true)) d += 16;
+    while (d + 8 <= n && v.getFloat64(i + d, true) === w.getFloat64(o + d, true)) d += 8;
+    if (d + 8 > n) break;
+    const low = v.getInt32(i + d, true) ^ w.getInt32(o + d, true);
+    if (low !== 0) return d + ((31 - Math.clz32(low & -low)) >> 3);
+    const high = v.getInt32(i + d + 4, true) ^ w.getInt32(o + d + 4, true);
+    if (high !== 0) return d + 4 + ((31 - Math.clz32(high & -high)) >> 3);
+    d += 8; // a NaN's bytes, equal
+  }
   while (d < n && v.getUint8(i + d) === w.getUint8(o + d)) d++;
   return d;
 }

@@ -30,10 +30,11 @@ export class ShapePoints {
   /** Where the report just read by the shape ended. */
   end = 0;
   private shape: JsonShape | undefined;
-  /** Per value: the wanted member it is (report-point-names.ts; 0 none), the nesting it stands at, the learnt value. */
+  /** Per value: the wanted member it is (report-point-names.ts; 0 none), the nesting it stands at. */
   private fields = new Uint8Array(0);
   private depths = new Uint8Array(0);
-  private values: unknown[] = [];
+  /** The learnt values of the wanted members, the others undefined: each point starts as a copy (one object copied, not ten members set). */
+  private learnt = blank();
   private readonly learning = new ShapeLearning();
 
   /** The properties of the report at `start` in b (zero bytes after its bytes) when it has the shape; undefined otherwise. */
@@ -41,8 +42,8 @@ export class ShapePoints {
     const shape = this.shape;
     if (shape === undefined) return undefined;
     const { at, view: w, size } = shape;
-    const { fields, values } = this;
-    const p = blank();
+    const fields = this.fields;
+    const p = { ...this.learnt };
     // j in b is t in the template; the bytes from there to equalTo in the template are the report's
     let j = start;
     let t = 0;
@@ -54,7 +55,6 @@ export class ShapePoints {
       if (equalTo < value) return undefined; // a name or the punctuation differs
       // The learnt value and the byte after it (the next member's comma or a closing bracket: it ended there).
       if (equalTo > sent && sent > value) {
-        setField(p, fields[k] as number, values[k]);
         j += sent - t;
         t = sent;
         continue;
@@ -99,7 +99,7 @@ export class ShapePoints {
     const n = shape.slots.length;
     this.fields = new Uint8Array(n);
     this.depths = new Uint8Array(n);
-    this.values = new Array(n).fill(undefined);
+    const learnt = blank();
     // The learnt values read from the template's bytes (with zero bytes after them, as read() needs), as read() would read them.
     const bytes = Buffer.alloc(shape.size + 8);
     shape.bytes.copy(bytes);
@@ -110,8 +110,9 @@ export class ShapePoints {
       // as deep as the member reader skips it: a top-level member, a property, a coordinate
       this.depths[k] = slot === Slot.Top ? 1 : slot === Slot.Property ? 2 : 3;
       const from = shape.at[2 * k + 1] as number;
-      if (field !== 0 && (shape.at[2 * k + 2] as number) > from) this.values[k] = readValue(bytes, from, isNumeric(field));
+      if (field !== 0 && (shape.at[2 * k + 2] as number) > from) setField(learnt, field, readValue(bytes, from, isNumeric(field)));
     }
+    this.learnt = learnt;
     this.shape = shape;
   }
 }
