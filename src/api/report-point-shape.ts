@@ -33,6 +33,10 @@ export class ShapePoints {
   /** Per value: the wanted member it is (report-point-names.ts; 0 none), the nesting it stands at. */
   private fields = new Uint8Array(0);
   private depths = new Uint8Array(0);
+  /** Per template byte: how many values end, with the byte after them, before it (the values the equal bytes up to it pass). */
+  private passed = new Uint16Array(1);
+  /** Per value: the first from it on that is not learnt (read each time), or the number of values. */
+  private nextRead = new Uint16Array(0);
   /** The learnt values of the wanted members, the others undefined: each point starts as a copy (one object copied, not ten members set). */
   private learnt = blank();
   private readonly learning = new ShapeLearning();
@@ -49,16 +53,20 @@ export class ShapePoints {
     let t = 0;
     let equalTo = equalBytes(v, j, w, t, Math.min(size, b.length - j));
     const n = fields.length;
+    const { passed, nextRead } = this;
     for (let k = 0; k < n; k++) {
-      const value = at[2 * k + 1] as number;
-      const sent = at[2 * k + 2] as number;
-      if (equalTo < value) return undefined; // a name or the punctuation differs
-      // The learnt value and the byte after it (the next member's comma or a closing bracket: it ended there).
-      if (equalTo > sent && sent > value) {
-        j += sent - t;
-        t = sent;
-        continue;
+      // The learnt values wholly within the equal bytes, each with the byte after it (the next
+      // member's comma or a closing bracket: it ended there), are those values: skipped at once.
+      const m = Math.min(passed[equalTo] as number, nextRead[k] as number);
+      if (m > k) {
+        j += (at[2 * m] as number) - t;
+        t = at[2 * m] as number;
+        k = m;
+        if (k === n) break;
       }
+      const value = at[2 * k + 1] as number;
+      if (equalTo < value) return undefined; // a name or the punctuation differs
+      // A value that differs from the learnt one, or one not learnt.
       j += value - t;
       const field = fields[k] as number;
       const c = b[j] as number;
@@ -72,7 +80,7 @@ export class ShapePoints {
         j = numberEnd.at;
       } else j = skipValue(b, j, this.depths[k] as number);
       if (j < 0) return undefined;
-      t = sent;
+      t = at[2 * k + 2] as number;
       equalTo = t + equalBytes(v, j, w, t, Math.min(size - t, b.length - j));
     }
     if (equalTo < size) return undefined;
@@ -95,7 +103,7 @@ export class ShapePoints {
       return;
     }
     const shape = jsonShape(feature, RULES);
-    if (shape === undefined) return;
+    if (shape === undefined || shape.slots.length >= 0xffff) return;
     const n = shape.slots.length;
     this.fields = new Uint8Array(n);
     this.depths = new Uint8Array(n);
@@ -112,6 +120,13 @@ export class ShapePoints {
       const from = shape.at[2 * k + 1] as number;
       if (field !== 0 && (shape.at[2 * k + 2] as number) > from) setField(learnt, field, readValue(bytes, from, isNumeric(field)));
     }
+    this.passed = new Uint16Array(shape.size + 1);
+    for (let k = 0, pos = 0; pos <= shape.size; pos++) {
+      while (k < n && (shape.at[2 * k + 2] as number) < pos) k++;
+      this.passed[pos] = k;
+    }
+    this.nextRead = new Uint16Array(n);
+    for (let k = n - 1; k >= 0; k--) this.nextRead[k] = shape.at[2 * k + 2] === shape.at[2 * k + 1] ? k : k + 1 < n ? (this.nextRead[k + 1] as number) : n;
     this.learnt = learnt;
     this.shape = shape;
   }
