@@ -26,6 +26,14 @@ const RULES: ShapeRules = {
 /** Reports read by a shape so far (a test's measure that the shape, not the member reader, read them). */
 export let shapeReads = 0;
 
+/** A copy of `l`, made as blank() makes new properties: one object shape for every point, whichever way it was read. */
+function copy(l: ReportPoint['properties']): ReportPoint['properties'] {
+  return {
+    did: l.did, name: l.name, lat: l.lat, lng: l.lng, speed: l.speed, date: l.date,
+    odometer: l.odometer, address: l.address, reportType: l.reportType, reportValue: l.reportValue,
+  };
+}
+
 export class ShapePoints {
   /** Where the report just read by the shape ended. */
   end = 0;
@@ -37,7 +45,7 @@ export class ShapePoints {
   private passed = new Uint16Array(1);
   /** Per value: the first from it on that is not learnt (read each time), or the number of values. */
   private nextRead = new Uint16Array(0);
-  /** The learnt values of the wanted members, the others undefined: each point starts as a copy (one object copied, not ten members set). */
+  /** The learnt values of the wanted members, the others undefined: each point starts as a copy (copy()), not ten members set. */
   private learnt = blank();
   private readonly learning = new ShapeLearning();
 
@@ -47,7 +55,8 @@ export class ShapePoints {
     if (shape === undefined) return undefined;
     const { at, view: w, size } = shape;
     const fields = this.fields;
-    const p = { ...this.learnt };
+    const l = this.learnt;
+    const p = copy(l);
     // j in b is t in the template; the bytes from there to equalTo in the template are the report's
     let j = start;
     let t = 0;
