@@ -82,6 +82,14 @@ export function usualGeometryEnd(b: Buffer, v: DataView, j: number): number {
   return coordinatesEnd(b, j + GEOMETRY.length);
 }
 
+/** New properties, every wanted member undefined until read (one shape for all). */
+export function blank(): ReportPoint['properties'] {
+  return {
+    did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
+    odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
+  } as unknown as ReportPoint['properties'];
+}
+
 /** Sets the wanted member `field` (fieldOf of report-point.ts: 1 lat … 10 reportValue, 0 none) of p. */
 export function setField(p: ReportPoint['properties'], field: number, value: unknown): void {
   switch (field) {

@@ -70,3 +70,9 @@ export function readName(b: Buffer, j: number, k: number): number {
   nameEnd.at = ws(b, j + 1);
   return field;
 }
+
+/** Which wanted member `name` is (as fieldOf tells it from bytes). */
+export function fieldOfName(name: string): number {
+  const b = Buffer.from(name, 'latin1');
+  return fieldOf(b, 0, b.length);
+}

@@ -27,11 +27,16 @@
  * bytes. On the bench unit's reports that takes the reader and the splitter from 2.6 to 1.5 µs a report (CPU,
  * loaded machine); test/unit/report-point.test.ts reads streams of alike reports against
  * JSON.parse.
+ *
+ * Before all that, a report is compared with the reply's usual shape (report-point-shape.ts: a
+ * template of its bytes learnt from a report read here, json-shape.ts), which reads only the
+ * values that differ from the learnt report's; this way is for the reports it does not take.
  */
 import type { ReportPoint } from './types.js';
-import { toNumber } from './tolerant.js';
-import { escapeEnd, isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
-import { MAX_SHAPE, Members, same, setField, skipPoint, usualGeometryEnd } from './report-point-members.js';
+import { isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
+import { isNumeric, readValue, valueEnd } from './report-point-values.js';
+import { blank, MAX_SHAPE, Members, same, setField, skipPoint, usualGeometryEnd } from './report-point-members.js';
+import { ShapePoints } from './report-point-shape.js';
 import { named, nameEnd, readName } from './report-point-names.js';
 
 /** Where the value just read ended, -1 when it was malformed (module state: no allocation per value). */
@@ -48,64 +53,11 @@ const GUARD = 8;
 /** The largest copy kept from one chunk to the next (a report spanning chunks is joined, and may be larger). */
 const KEPT = 1 << 20;
 
-/** The string at `i` (its opening quote), decoded; pos past it. */
-function readString(b: Buffer, i: number): string {
-  let j = i + 1;
-  let high = 0;
-  let escaped = false;
-  for (let c = b[j] as number; c !== 0x22; c = b[++j] as number) {
-    if (c === 0x5c) {
-      j = escapeEnd(b, j);
-      if (j < 0) return ((pos = -1), '');
-      escaped = true;
-    } else if (!(c >= 0x20)) return ((pos = -1), '');
-    high |= c;
-  }
-  pos = j + 1;
-  if (escaped) return JSON.parse(b.toString('utf8', i, j + 1)) as string;
-  // UTF-8: the quotes around are ASCII, so the string's bytes decode alone as they do within the report.
-  return high < 0x80 ? plainString(b, i + 1, j) : b.toString('utf8', i + 1, j);
-}
-
-/**
- * Strings repeat from report to report (the unit's name, the type, an address while parked):
- * a small cache keyed by length and end bytes gives back the same string for the same bytes
- * instead of a new one each time.
- */
-const cache: (string | undefined)[] = new Array(256).fill(undefined);
-
-function plainString(b: Buffer, from: number, to: number): string {
-  const n = to - from;
-  const slot = (n * 31 + (n > 0 ? (b[from] as number) * 7 + (b[to - 1] as number) : 0)) & 255;
-  const hit = cache[slot];
-  if (hit !== undefined && hit.length === n) {
-    let k = 0;
-    while (k < n && hit.charCodeAt(k) === b[from + k]) k++;
-    if (k === n) return hit;
-  }
-  const s = b.toString('latin1', from, to);
-  cache[slot] = s;
-  return s;
-}
-
 /** The number at `i` (json-bytes.ts readNumber); pos past it, -1 when malformed. */
 function number(b: Buffer, i: number, keep: boolean): number {
   const v = readNumber(b, i, keep);
   pos = numberEnd.at;
   return v;
-}
-
-/** The wanted value at `i`, as tolerantFeature leaves it; pos past it. */
-function readValue(b: Buffer, i: number, numeric: boolean): unknown {
-  const c = b[i] as number;
-  if (c === 0x22) {
-    const s = readString(b, i);
-    return numeric ? toNumber(s) : s;
-  }
-  if (c === 0x2d || isDigit(c)) return number(b, i, true);
-  pos = skipValue(b, i, 2);
-  if (pos < 0) return undefined;
-  return c === 0x6e ? null : c === 0x74 ? true : c === 0x66 ? false : JSON.parse(b.toString('utf8', i, pos));
 }
 
 type Properties = ReportPoint['properties'];
@@ -184,7 +136,8 @@ function readProperties(b: Buffer, v: DataView, i: number, p: Properties, m: Mem
       else pos = skipValue(b, j, 2);
     } else {
       // lat, lng, did, date, speed and odometer are numeric (a numeric string becomes its number)
-      value = readValue(b, j, field <= 4 || field === 6 || field === 8);
+      value = readValue(b, j, isNumeric(field));
+      pos = valueEnd.at;
       if (pos >= 0) setField(p, field, value);
     }
     if (pos < 0) return;
@@ -254,14 +207,6 @@ function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportP
   return { properties: p };
 }
 
-/** New properties, every wanted member undefined until read (one shape for all). */
-function blank(): Properties {
-  return {
-    did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
-    odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
-  } as unknown as Properties;
-}
-
 /**
  * Reads the points of the reports in a chunk of a reply: load() the chunk, then read() at
  * each report's opening brace. The chunk is copied into a buffer of its own with the zero
@@ -276,6 +221,12 @@ export class PointReader {
   private kept = this.padded;
   /** The members of the last report read. */
   private readonly members = new Members();
+  /** The reply's usual shape, tried first (report-point-shape.ts); none for a test's reader that compares the two ways. */
+  private readonly shape: ShapePoints | undefined;
+
+  constructor(shapes = true) {
+    this.shape = shapes ? new ShapePoints() : undefined;
+  }
 
   load(chunk: Buffer): void {
     const n = chunk.length;
@@ -290,8 +241,15 @@ export class PointReader {
 
   /** The point of the report whose opening brace is at `start` in the loaded chunk, or undefined: malformed, unusual or cut off (see above). */
   read(start: number): ReportPoint | undefined {
+    const shape = this.shape;
+    const shaped = shape?.read(this.padded, this.view, start);
+    if (shaped !== undefined) {
+      this.end = (shape as ShapePoints).end;
+      return { properties: shaped };
+    }
     const point = readFeature(this.padded, this.view, start, this.members);
     if (point === undefined) this.members.count = 0;
+    else shape?.missed(this.padded, start, pos);
     this.end = pos;
     return point;
   }

@@ -34,6 +34,8 @@ export interface Fix extends Position {
 /** Great-circle km between two positions: haversineKm of geo.ts, to the bit. */
 export const distKm = (a: Position, b: Position): number => kmOfTerm(haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat));
 
+const RAD = Math.PI / 180;
+
 /** Kilometres per degree along a meridian: no great circle between two points is shorter than their latitude difference at this. */
 const KM_PER_DEG_LAT = (EARTH_RADIUS_KM * Math.PI) / 180;
 
@@ -50,13 +52,21 @@ let termOfKm = 0;
 export function fartherThan(a: Position, b: Position, km: number): boolean {
   // a margin for rounding: at a pole the great circle is the meridian, and the two ways of reckoning it differ in the last bits
   if (Math.abs(a.lat - b.lat) * KM_PER_DEG_LAT > km * (1 + 1e-9)) return true;
-  const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
   if (km !== termKm) {
     termKm = km;
     // beyond a quarter of the globe (or not a distance) every case is decided the exact way
     termOfKm = km >= 0 && km < EARTH_RADIUS_KM ? Math.sin(km / (2 * EARTH_RADIUS_KM)) ** 2 : Number.NaN;
   }
-  if (term < termOfKm * (1 - 1e-6)) return false;
+  const near = termOfKm * (1 - 1e-6);
+  // The term with each sine replaced by its angle, in the same order of operations: no smaller, as
+  // |sin x| ≤ |x| holds for doubles too (x is a double, and sin x, faithfully rounded, cannot pass
+  // it). Below `near`, the term is too: the answer the sines give, without them (fixes within the
+  // radius of each other, the usual case of a parked unit and of the candidate stop of a moving one).
+  const x = ((b.lat - a.lat) * RAD) / 2;
+  const y = ((b.lng - a.lng) * RAD) / 2;
+  if (x * x + a.cosLat * b.cosLat * y * y < near) return false;
+  const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
+  if (term < near) return false;
   if (term > termOfKm * (1 + 1e-6)) return true;
   return kmOfTerm(term) > km;
 }
