@@ -10,10 +10,9 @@ import assert from 'node:assert/strict';
 import { FeatureSplitter } from '../../src/api/feature-splitter.js';
 import { PointReader } from '../../src/api/report-point.js';
 import { shapeReads } from '../../src/api/report-point-shape.js';
-import { tolerantFeature } from '../../src/api/tolerant.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { expected, WANTED } from '../helpers/report-points.js';
 
-const WANTED = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
 const OTHER = ['aid', 'availability', 'alt', 'heading', 'source', 'battery', 'precision', 'message', 'temperature'];
 
 /** Each value next to ones that extend it, cut it short or write the same number otherwise. */
@@ -60,20 +59,6 @@ function stream(r: Random, count: number): string[] {
     texts.push(next(r, members));
   }
   return texts;
-}
-
-/** What must be read of `text`: tolerantFeature(JSON.parse(text))'s wanted properties, undefined when no feature. */
-function expected(text: string): Record<string, unknown> | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const props = (v as { properties?: unknown } | null)?.properties;
-  if (typeof v !== 'object' || v === null || Array.isArray(v) || typeof props !== 'object' || props === null || Array.isArray(props)) return undefined;
-  const p = tolerantFeature(v as { properties: Record<string, unknown> }).properties;
-  return Object.fromEntries(WANTED.map((k) => [k, Object.hasOwn(p, k) ? p[k] : undefined]));
 }
 
 const wanted = (p: { properties: object } | undefined) => p && Object.fromEntries(WANTED.map((k) => [k, (p.properties as Record<string, unknown>)[k]]));

@@ -7,10 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PointReader } from '../../src/api/report-point.js';
-import { tolerantFeature } from '../../src/api/tolerant.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { expected, WANTED } from '../helpers/report-points.js';
 
-const WANTED = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
 const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'message', 'x', 'späť', 'properties', 'geometry', ''];
 
 
@@ -53,20 +52,6 @@ function broken(r: Random, text: string): string {
     default:
       return text.slice(0, at);
   }
-}
-
-/** What the reader must give for `text`: JSON.parse, the shape parseFeature wants, tolerantFeature, the wanted names. */
-function expected(text: string): Record<string, unknown> | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const props = (value as { properties?: unknown } | null)?.properties;
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof props !== 'object' || props === null || Array.isArray(props)) return undefined;
-  const p = tolerantFeature(value as { properties: Record<string, unknown> }).properties;
-  return Object.fromEntries(WANTED.map((k) => [k, Object.hasOwn(p, k) ? p[k] : undefined]));
 }
 
 /** Reads `text` as a report inside a chunk of a reply (other bytes before and after it). */
