@@ -6,7 +6,7 @@
 import type { ReportFeature } from '../../../api/types.js';
 import { formatClock } from '../../format-time.js';
 import { colorFor, emptyPage, type LegendEntry, type PageData, type TrackData } from './page.js';
-import { simplifyToBudget } from './simplify.js';
+import { simplifyToBudgets } from './simplify.js';
 
 /** Vertices of all drawn lines together, and dots, at most (a browser draws a few thousand SVG paths briskly). */
 const LINE_BUDGET = 8000;
@@ -142,8 +142,7 @@ function track(u: UnitReports, color: string, lineBudget: number, dotBudget: num
   const isEvent = new Set(u.events);
   const events = sorted ? u.events : order.flatMap((from, to) => (isEvent.has(from) ? [to] : []));
   const marks = evenly(events, markBudget);
-  const line = simplifyToBudget(lat, lng, lineBudget, marks);
-  const dots = date.length <= dotBudget ? date.map((_, i) => i) : simplifyToBudget(lat, lng, dotBudget, marks);
+  const [line, dots] = simplifyToBudgets(lat, lng, [lineBudget, dotBudget], marks) as [number[], number[]];
   const t = date.map((d, i) => (i === 0 ? d : d - date[i - 1]!));
   return { did: u.did, name: u.name, color, t, lat, lng, v: pick(u.speed), k: type, a: pick(u.address), line, dots, marks };
 }

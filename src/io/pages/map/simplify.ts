@@ -1,7 +1,8 @@
 /**
  * Line simplification for drawing (Douglas-Peucker): a long track is drawn with the
  * vertices that change its shape, while every report stays in the page for popups.
- * Iterative (an explicit stack), so a 100,000-point track cannot overflow the call stack.
+ * Iterative (an explicit stack), so a 100,000-point track cannot overflow the call stack; one
+ * pass serves every tolerance tried for a budget.
  */
 
 /**
@@ -11,16 +12,26 @@
  * of latitude (1e-5 ≈ 1.1 m).
  */
 export function simplifyIndices(lat: ArrayLike<number>, lng: ArrayLike<number>, tolerance: number, keep: Iterable<number> = []): number[] {
+  if (lat.length <= 2) return Array.from({ length: lat.length }, (_, i) => i);
+  return kept(keptUpTo(lat, lng, tolerance), tolerance * tolerance, marked(lat.length, keep));
+}
+
+/**
+ * For each vertex, the square of the largest tolerance (from `tolerance` up) at which it is
+ * kept; 0 where it is not kept even at `tolerance`, Infinity for the ends. A vertex is kept
+ * while its segment's farthest point lies beyond the tolerance and every segment it was split
+ * from was split too: so one pass serves every larger tolerance.
+ */
+function keptUpTo(lat: ArrayLike<number>, lng: ArrayLike<number>, tolerance: number): Float64Array {
   const n = lat.length;
-  if (n <= 2) return Array.from({ length: n }, (_, i) => i);
   const kx = Math.cos(((lat[0] ?? 0) * Math.PI) / 180);
-  const marked = new Uint8Array(n);
-  marked[0] = 1;
-  marked[n - 1] = 1;
-  for (const i of keep) if (i >= 0 && i < n) marked[i] = 1;
-  const tol2 = tolerance * tolerance;
-  const stack: number[] = [0, n - 1];
+  const upTo = new Float64Array(n);
+  upTo[0] = Infinity;
+  upTo[n - 1] = Infinity;
+  // Segments to split: first, last and the tolerance its parent segment was split up to.
+  const stack: number[] = [0, n - 1, Infinity];
   while (stack.length > 0) {
+    const parent = stack.pop()!;
     const last = stack.pop()!;
     const first = stack.pop()!;
     if (last - first < 2) continue;
@@ -30,7 +41,7 @@ export function simplifyIndices(lat: ArrayLike<number>, lng: ArrayLike<number>, 
     const dy = lat[last]! - ay;
     const len2 = dx * dx + dy * dy;
     let worst = -1;
-    let worstD2 = tol2;
+    let worstD2 = tolerance * tolerance;
     for (let i = first + 1; i < last; i++) {
       const px = lng[i]! * kx - ax;
       const py = lat[i]! - ay;
@@ -50,12 +61,23 @@ export function simplifyIndices(lat: ArrayLike<number>, lng: ArrayLike<number>, 
       }
     }
     if (worst >= 0) {
-      marked[worst] = 1;
-      stack.push(first, worst, worst, last);
+      const split = Math.min(worstD2, parent);
+      upTo[worst] = split;
+      stack.push(first, worst, split, worst, last, split);
     }
   }
+  return upTo;
+}
+
+function marked(n: number, keep: Iterable<number>): Uint8Array {
+  const m = new Uint8Array(n);
+  for (const i of keep) if (i >= 0 && i < n) m[i] = 1;
+  return m;
+}
+
+function kept(upTo: Float64Array, tol2: number, keep: Uint8Array): number[] {
   const out: number[] = [];
-  for (let i = 0; i < n; i++) if (marked[i]) out.push(i);
+  for (let i = 0; i < upTo.length; i++) if (upTo[i]! > tol2 || keep[i]) out.push(i);
   return out;
 }
 
@@ -65,8 +87,14 @@ export function simplifyIndices(lat: ArrayLike<number>, lng: ArrayLike<number>, 
  * more may remain when they alone exceed it).
  */
 export function simplifyToBudget(lat: ArrayLike<number>, lng: ArrayLike<number>, maxVertices: number, keep: readonly number[] = []): number[] {
+  return simplifyToBudgets(lat, lng, [maxVertices], keep)[0]!;
+}
+
+/** simplifyToBudget for several budgets of one track (a line and its dots), in one pass over it. */
+export function simplifyToBudgets(lat: ArrayLike<number>, lng: ArrayLike<number>, budgets: readonly number[], keep: readonly number[] = []): number[][] {
   const n = lat.length;
-  if (n <= maxVertices) return Array.from({ length: n }, (_, i) => i);
+  const every = (): number[] => Array.from({ length: n }, (_, i) => i);
+  if (budgets.every((b) => n <= b)) return budgets.map(every);
   let minLat = Infinity;
   let maxLat = -Infinity;
   let minLng = Infinity;
@@ -78,10 +106,16 @@ export function simplifyToBudget(lat: ArrayLike<number>, lng: ArrayLike<number>,
     maxLng = Math.max(maxLng, lng[i]!);
   }
   const diagonal = Math.hypot(maxLat - minLat, (maxLng - minLng) * Math.cos(((minLat + maxLat) * Math.PI) / 360));
-  let tolerance = Math.max(diagonal / 4000, 1e-6);
-  for (;;) {
-    const kept = simplifyIndices(lat, lng, tolerance, keep);
-    if (kept.length <= Math.max(maxVertices, keep.length + 2) || tolerance > diagonal) return kept;
-    tolerance *= 2;
-  }
+  const first = Math.max(diagonal / 4000, 1e-6);
+  const upTo = keptUpTo(lat, lng, first);
+  const keeping = marked(n, keep);
+  return budgets.map((maxVertices) => {
+    if (n <= maxVertices) return every();
+    for (let tolerance = first; ; tolerance *= 2) {
+      const tol2 = tolerance * tolerance;
+      let count = 0;
+      for (let i = 0; i < n; i++) if (upTo[i]! > tol2 || keeping[i]) count++;
+      if (count <= Math.max(maxVertices, keep.length + 2) || tolerance > diagonal) return kept(upTo, tol2, keeping);
+    }
+  });
 }
