@@ -10,6 +10,8 @@ import { buildTripsPage, tripsPageData, writeTripsPage } from '../../src/io/page
 import { pageFileName, writePage } from '../../src/io/pages/map/target.js';
 import type { OutputOptions } from '../../src/io/formats/output.js';
 import { memoryIO } from '../helpers/io.js';
+import { messyJson, seeded } from '../helpers/messy-json.js';
+import { sanitizeText } from '../../src/sanitize.js';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +105,23 @@ test('the data cannot close its script element; the title is escaped', () => {
   assert.doesNotMatch(data, /</);
   assert.equal((JSON.parse(data) as { tracks: Array<{ name: string }> }).tracks[0]!.name, '</script><b>"Van" & co');
   assert.equal(html.match(/<\/script>/g)!.length, 3, 'Leaflet, the data, the page script');
+});
+
+test('scriptJson writes what JSON.stringify with a replacer cleaning each string writes, on messy data', () => {
+  const strings = ['""', '"Van 7"', '"\\u001b[31mred\\u001b[0m"', '"\\u202eevil"', '"bell\\u0007"', '"</script>"', '"\\u2028line"', '"Crème 日本 🚗"', '"tab\\there"'];
+  const { value } = messyJson({ numbers: ['0', '-0', '1.5', '-84.39', '1e300'], strings, names: ['name', 'a', 'lat', 'é', '\u202e'], bare: 1, flatFrom: 3, members: 4 });
+  const replaced = (v: unknown): string =>
+    JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' ? sanitizeText(x) : x)).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  for (let seed = 1; seed <= 3000; seed++) {
+    const r = seeded(seed);
+    const v = JSON.parse(value(r, 0)) as unknown;
+    const withNumbers = { t: [1, Number.NaN, -0, Infinity, 2.5], v: [null, 3, 'x\u0007'], nested: v, n: Number.NaN };
+    for (const data of [v, withNumbers, [v, v]]) {
+      const before = JSON.stringify(data);
+      assert.equal(scriptJson(data), replaced(data), `seed ${seed}`);
+      assert.equal(JSON.stringify(data), before, 'the data itself is left as it was');
+    }
+  }
 });
 
 test('unit states: moving within 10 minutes, stale past the threshold, stopped between', () => {
