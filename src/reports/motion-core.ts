@@ -13,6 +13,11 @@ import type { Explanation, Segment, TrackerOptions } from './segments.js';
 /** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
 const JITTER_RADII = 3;
 
+/** The earlier of two dates, either unknown (a function, not a closure made at each call). */
+function earlier(t: number | undefined, x: number | undefined): number | undefined {
+  return x !== undefined && (t === undefined || x < t) ? x : t;
+}
+
 /**
  * What the tracker of one unit holds between reports, and the steps that close segments; the
  * rules that read fixes are in motion-silence.ts and motion.ts, built on this.
@@ -54,16 +59,13 @@ export abstract class MotionCore {
     this.explain = options.explain;
   }
 
-  /** Date of the earliest fix whose segment is not decided yet: nothing after it is settled. */
+  /** Date of the earliest fix whose segment is not decided yet: nothing after it is settled (the summary asks once a report while a day waits). */
   get unsettledSince(): number | undefined {
-    let t = this.held?.t;
-    const low = (x: number | undefined): void => {
-      if (x !== undefined && (t === undefined || x < t)) t = x;
-    };
-    low(this.run?.start.t);
-    low(this.candidate[0]?.t);
-    low(this.place?.leaving[0]?.t);
-    if (this.place && !this.place.confirmed) low(this.place.first.t);
+    const place = this.place;
+    let t = earlier(this.held?.t, this.run?.start.t);
+    t = earlier(t, this.candidate[0]?.t);
+    t = earlier(t, place?.leaving[0]?.t);
+    if (place && !place.confirmed) t = earlier(t, place.first.t);
     return t;
   }
 

@@ -165,7 +165,9 @@ export class MotionTracker extends SilenceRules {
         this.tellSilence(last, f, 'moving before it, not at rest on both sides: the move went on across it');
       }
       for (let k = 0; k < i; k++) run.add(c[k] as Fix);
-      c.splice(0, i);
+      // a moving unit drops one fix a report: shift() makes no array of the removed, as splice() does
+      if (i === 1) c.shift();
+      else c.splice(0, i);
     }
     if (c.length >= MAX_HELD) run.add(c.shift() as Fix);
     c.push(f);
