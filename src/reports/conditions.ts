@@ -20,7 +20,9 @@
  */
 import { UsageError } from '../errors.js';
 import { inFence, type Fence } from './fences.js';
-import { DEFAULT_WATCH_PARAMS, initialState, observe, type UnitSnapshot, type UnitWatchState, type WatchParams, type WatchReport } from './watch-events.js';
+import { observe, type UnitSnapshot, type WatchReport } from './watch-events.js';
+import { initialState } from './watch-start.js';
+import { DEFAULT_WATCH_PARAMS, type UnitWatchState, type WatchParams } from './watch-state.js';
 
 export const CONDITION_NAMES = ['reporting', 'moving', 'stopped', 'stale=D', 'inside=FILE', 'outside=FILE', 'battery_low=PCT'] as const;
 

@@ -29,7 +29,16 @@ const sameReport = (a: ReportPoint, b: ReportPoint): boolean =>
   a.properties.lng === b.properties.lng &&
   a.properties.reportValue === b.properties.reportValue;
 
+/** The reports in date order (see above), as a processor of their own. */
 export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoint> {
+  return ordered(options, { push: (r) => [r], finish: () => NONE });
+}
+
+/**
+ * `inner` fed the reports in date order (see above): each report released goes straight to
+ * inner.push, with no array of released reports between (this runs once a report).
+ */
+export function ordered<T>(options: OrderOptions, inner: UnitProcessor<T>): UnitProcessor<T> {
   const windowS = options.windowS ?? 3600;
   const maxHeld = Math.max(1, options.maxHeld ?? 2000);
   const onLate = options.onLate;
@@ -40,18 +49,18 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoi
   let newest = -Infinity;
   let released: ReportPoint | undefined;
 
-  function release(upTo: number): readonly ReportPoint[] {
-    // Most reports release one, or none while the window fills: no array for none.
+  function release(upTo: number): readonly T[] {
+    // Most reports release one, or none while the window fills; most released complete nothing: no array then.
     const first = held[head];
     if (first === undefined || (first.properties.date > upTo && held.length - head <= maxHeld)) return NONE;
-    const out: ReportPoint[] = [];
+    let out: T[] | undefined;
     while (head < held.length) {
       const r = held[head] as ReportPoint;
       if (r.properties.date > upTo && held.length - head <= maxHeld) break;
       held[head++] = undefined;
       if (released && sameReport(released, r)) continue;
       released = r;
-      out.push(r);
+      for (const x of inner.push(r)) (out ??= []).push(x);
     }
     if (head === held.length) {
       held = [];
@@ -60,7 +69,7 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoi
       held = held.slice(head);
       head = 0;
     }
-    return out;
+    return out ?? NONE;
   }
 
   return {
@@ -86,7 +95,9 @@ export function inDateOrder(options: OrderOptions = {}): UnitProcessor<ReportPoi
       return release(newest - windowS);
     },
     finish() {
-      return release(Infinity);
+      const out = [...release(Infinity)];
+      for (const x of inner.finish()) out.push(x);
+      return out;
     },
   };
 }

@@ -15,8 +15,8 @@
 import type { ReportPoint } from '../api/types.js';
 import { inFence, type Fence } from './fences.js';
 import { haversineKm, hasPosition } from './geo.js';
-import { inDateOrder, type OrderOptions } from './order.js';
-import { chain, NONE, type UnitProcessor } from './stream.js';
+import { ordered, type OrderOptions } from './order.js';
+import { NONE, type UnitProcessor } from './stream.js';
 import { round } from './trips.js';
 
 export interface Overspeed {
@@ -211,7 +211,7 @@ export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { wi
   let state: OverspeedState | undefined;
   // One fix for every report: overspeedStep keeps none of it.
   const fix: OverspeedFix = { date: 0, lat: 0, lng: 0, speed: 0 };
-  return chain(inDateOrder(order), {
+  return ordered(order, {
     push(r: ReportPoint) {
       const p = r.properties;
       if (!hasPosition(p.lat, p.lng)) return NONE;

@@ -9,10 +9,10 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { MotionTracker } from './motion.js';
-import { inDateOrder, type OrderOptions } from './order.js';
+import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import type { Explanation, Segment, StopSegment } from './segments.js';
-import { chain, run, type UnitProcessor } from './stream.js';
+import { run, type UnitProcessor } from './stream.js';
 
 export interface Stop {
   did: number;
@@ -48,7 +48,7 @@ export function stopProcessor(params: ReportParams = DEFAULTS, options: OrderOpt
   const { explain, ...order } = options;
   const tracker = new MotionTracker(params, { explain });
   const pick = (segs: readonly Segment[]): Stop[] => segs.flatMap((s) => (s.kind === 'stop' ? [stopRecord(s)] : []));
-  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
+  return ordered({ windowS: params.reorderWindowS, ...order }, {
     push: (r) => pick(tracker.push(r)),
     finish: () => pick(tracker.finish()),
   });

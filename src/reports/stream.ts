@@ -49,20 +49,3 @@ export async function* byUnit<T>(
  * loops that iterate what push returns would then see two kinds and compile slower.
  */
 export const NONE: readonly never[] = [];
-
-/** A processor fed by another: `inner` receives what `outer` emits (reports in date order, for instance). */
-export function chain<T>(outer: UnitProcessor<ReportPoint>, inner: UnitProcessor<T>): UnitProcessor<T> {
-  // Arrays, not generators, and one only when a record completed: this runs once per report.
-  const feed = (reports: Iterable<ReportPoint>, out: T[] | undefined): T[] | undefined => {
-    for (const r of reports) for (const x of inner.push(r)) (out ??= []).push(x);
-    return out;
-  };
-  return {
-    push: (report) => feed(outer.push(report), undefined) ?? NONE,
-    finish() {
-      const out = feed(outer.finish(), undefined) ?? [];
-      for (const x of inner.finish()) out.push(x);
-      return out;
-    },
-  };
-}

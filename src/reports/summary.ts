@@ -21,10 +21,10 @@ import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
 import { MAX_ODOMETER_KMH } from './geo.js';
 import { MotionTracker } from './motion.js';
-import { inDateOrder, type OrderOptions } from './order.js';
+import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import type { Explanation, Segment } from './segments.js';
-import { chain, NONE, run, type UnitProcessor } from './stream.js';
+import { NONE, run, type UnitProcessor } from './stream.js';
 import { round } from './trips.js';
 
 export interface DaySummary {
@@ -147,16 +147,17 @@ export function summaryProcessor(
     };
   };
 
-  const settled = (now: number): DaySummary[] => {
-    const out: DaySummary[] = [];
+  /** The rows no report or undecided move can change any more; no array while a day waits for a move across midnight (every report then). */
+  const settled = (now: number): readonly DaySummary[] => {
+    let out: DaySummary[] | undefined;
     const open = tracker.unsettledSince;
     while (rows.length > 0) {
       const row = rows[0] as Row;
       if (now < row.day.end || (open !== undefined && open < row.day.end)) break;
       rows.shift();
-      out.push(record(row));
+      (out ??= []).push(record(row));
     }
-    return out;
+    return out ?? NONE;
   };
 
   const take = (segments: readonly Segment[], unit: Unit): void => {
@@ -209,7 +210,7 @@ export function summaryProcessor(
       return out;
     },
   };
-  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), summary);
+  return ordered({ windowS: params.reorderWindowS, ...order }, summary);
 }
 
 /** The daily summary of one unit, days in time order. `tz` is an IANA zone (validate it first: validateTimeZone of time-zone.ts). */

@@ -14,9 +14,9 @@
 import type { ReportPoint } from '../api/types.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { MotionTracker } from './motion.js';
-import { inDateOrder, type OrderOptions } from './order.js';
+import { ordered, type OrderOptions } from './order.js';
 import type { Explanation, Segment, TripSegment } from './segments.js';
-import { chain, run, type UnitProcessor } from './stream.js';
+import { NONE, run, type UnitProcessor } from './stream.js';
 
 export interface Trip {
   did: number;
@@ -103,8 +103,8 @@ export function tripProcessor(params: ReportParams = DEFAULTS, options: TripOpti
   const { path = false, explain, ...order } = options;
   const tracker = new MotionTracker(params, { keepPath: path, explain });
   const record = path ? tripWithPath : tripRecord;
-  const pick = (segs: readonly Segment[]): Trip[] => (segs.length === 0 ? [] : segs.flatMap((s) => (s.kind === 'trip' && s.trip ? [record(s)] : [])));
-  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), {
+  const pick = (segs: readonly Segment[]): readonly Trip[] => (segs.length === 0 ? NONE : segs.flatMap((s) => (s.kind === 'trip' && s.trip ? [record(s)] : [])));
+  return ordered({ windowS: params.reorderWindowS, ...order }, {
     push: (r) => pick(tracker.push(r)),
     finish: () => pick(tracker.finish()),
   });

@@ -9,9 +9,9 @@
 import type { ReportPoint } from '../api/types.js';
 import { type Fence, inFence } from './fences.js';
 import { hasPosition } from './geo.js';
-import { inDateOrder, type OrderOptions } from './order.js';
+import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
-import { chain, run, type UnitProcessor } from './stream.js';
+import { run, type UnitProcessor } from './stream.js';
 
 export interface Visit {
   did: number;
@@ -60,7 +60,7 @@ export function visitProcessor(fences: readonly Fence[], params: ReportParams = 
       return out;
     },
   };
-  return chain(inDateOrder({ windowS: params.reorderWindowS, ...order }), visits);
+  return ordered({ windowS: params.reorderWindowS, ...order }, visits);
 }
 
 /** The geofence visits of one unit. */

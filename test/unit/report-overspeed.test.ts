@@ -86,7 +86,9 @@ test('watch\'s state: an episode is told once, as soon as it lasted --min-durati
 });
 
 test('watch tells one overspeed event per episode, from the same state machine, kept in its plain state', async () => {
-  const { initialState, observe, restoreState, DEFAULT_WATCH_PARAMS } = await import('../../src/reports/watch-events.js');
+  const { observe } = await import('../../src/reports/watch-events.js');
+  const { initialState } = await import('../../src/reports/watch-start.js');
+  const { restoreState, DEFAULT_WATCH_PARAMS } = await import('../../src/reports/watch-state.js');
   const params = { ...DEFAULT_WATCH_PARAMS, fences: [], speedLimit: 90 };
   const { state } = initialState({ did: 7, name: 'Van 7' }, params);
   const speeds = [80, 95, 100, 110, 120, 80, 70, 95, 100, 105, 99, 98, 60];

@@ -5,7 +5,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../../src/errors.js';
-import { DEFAULT_WATCH_PARAMS, initialState, observe, restoreState, type UnitWatchState } from '../../src/reports/watch-events.js';
+import { observe } from '../../src/reports/watch-events.js';
+import { initialState } from '../../src/reports/watch-start.js';
+import { DEFAULT_WATCH_PARAMS, restoreState, type UnitWatchState } from '../../src/reports/watch-state.js';
 import { nextSaveAt, RunCheckpoint, SAVE_INTERVAL_MS } from '../../src/runs/checkpoint.js';
 import { Cursor } from '../../src/runs/cursor.js';
 

@@ -4,20 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFences } from '../../src/reports/fences.js';
-import {
-  attentionRank,
-  byDate,
-  DEFAULT_WATCH_PARAMS,
-  initialState,
-  observe,
-  restoreState,
-  seedState,
-  tick,
-  type UnitWatchState,
-  type WatchEvent,
-  type WatchParams,
-  type WatchReport,
-} from '../../src/reports/watch-events.js';
+import { observe, tick, type WatchEvent, type WatchReport } from '../../src/reports/watch-events.js';
+import { byDate, initialState, seedState } from '../../src/reports/watch-start.js';
+import { attentionRank, DEFAULT_WATCH_PARAMS, restoreState, type UnitWatchState, type WatchParams } from '../../src/reports/watch-state.js';
 
 const square = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
 const fences = parseFences(

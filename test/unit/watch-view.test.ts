@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Painter } from '../../src/io/formats/render/paint.js';
 import { displayWidth } from '../../src/io/formats/render/width.js';
-import { DEFAULT_WATCH_PARAMS, initialState, type UnitWatchState } from '../../src/reports/watch-events.js';
+import { initialState } from '../../src/reports/watch-start.js';
+import { DEFAULT_WATCH_PARAMS, type UnitWatchState } from '../../src/reports/watch-state.js';
 import { attentionOrder, viewLines } from '../../src/commands/watch/view.js';
 
 const plain: Painter = { header: (t) => t, tone: (_tone, t) => t };

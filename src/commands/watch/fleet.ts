@@ -12,18 +12,14 @@ import { loadPainter, type Painter } from '../../io/formats/render/paint.js';
 import { compactJson } from '../../io/formats/render/json.js';
 import { acknowledge, unreadBound } from '../../io/delivery/streams.js';
 import {
-  byDate,
-  initialState,
   observe,
-  SEED_S,
-  seedState,
   tick,
   type UnitSnapshot,
-  type UnitWatchState,
   type WatchEvent,
-  type WatchParams,
   type WatchReport,
 } from '../../reports/watch-events.js';
+import { byDate, initialState, SEED_S, seedState } from '../../reports/watch-start.js';
+import type { UnitWatchState, WatchParams } from '../../reports/watch-state.js';
 import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
 import type { Delivery, FleetTarget } from '../../runs/fleet.js';

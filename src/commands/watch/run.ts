@@ -12,7 +12,7 @@
  */
 import { UsageError } from '../../errors.js';
 import { loadFences } from '../../reports/fences.js';
-import { DEFAULT_WATCH_PARAMS, restoreState, type UnitWatchState, type WatchParams } from '../../reports/watch-events.js';
+import { DEFAULT_WATCH_PARAMS, restoreState, type UnitWatchState, type WatchParams } from '../../reports/watch-state.js';
 import { runFleet } from '../../runs/fleet.js';
 import type { Run } from '../action.js';
 import { Watch } from './fleet.js';

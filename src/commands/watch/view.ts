@@ -8,7 +8,7 @@ import type { Painter } from '../../io/formats/render/paint.js';
 import { displayWidth, padding, truncateToWidth } from '../../io/formats/render/width.js';
 import { sanitizeCell } from '../../sanitize.js';
 import type { IO } from '../../io/delivery/streams.js';
-import { attentionRank, type UnitWatchState } from '../../reports/watch-events.js';
+import { attentionRank, type UnitWatchState } from '../../reports/watch-state.js';
 
 /** A sos or crash this recent (seconds) keeps its unit on top. */
 export const ALERT_RECENT_S = 3600;

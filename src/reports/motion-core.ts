@@ -1,0 +1,162 @@
+/**
+ * The motion tracker's state (motion.ts) and how it closes what it holds: a candidate that lasted
+ * --min-stop becomes a stop (or parked jitter, and the stop it left goes on), a move ends as a
+ * trip or a short move, a stop is emitted, and each is told to --explain.
+ */
+import type { DayClock } from './days.js';
+import { distKm, leaving, segmentKm, type Fix } from './fix.js';
+import type { Move } from './move.js';
+import type { ReportParams } from './params.js';
+import { Place } from './place.js';
+import type { Explanation, Segment, TrackerOptions } from './segments.js';
+
+/** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
+const JITTER_RADII = 3;
+
+/** The earlier of two dates, either unknown (a function, not a closure made at each call). */
+function earlier(t: number | undefined, x: number | undefined): number | undefined {
+  return x !== undefined && (t === undefined || x < t) ? x : t;
+}
+
+/**
+ * What the tracker of one unit holds between reports, and the steps that close segments; the
+ * rules that read fixes are in motion-silence.ts and motion.ts, built on this.
+ */
+export abstract class MotionCore {
+  protected readonly params: ReportParams;
+  protected readonly radiusKm: number;
+  protected readonly clock: DayClock | undefined;
+  protected readonly keepPath: boolean;
+  protected readonly explain: ((e: Explanation) => void) | undefined;
+  /** The latest motion_state value, once one was seen. */
+  protected motion: boolean | undefined;
+  /** The newest fix, held until the next one says whether it is an outlier. */
+  protected held: Fix | undefined;
+  /** The last fix passed on. */
+  protected kept: Fix | undefined;
+  /** Where the unit stands, when it is not moving. */
+  protected place: Place | undefined;
+  /** The move in progress, from the departure of `left`. */
+  protected run: Move | undefined;
+  /** The stop the move in progress left (emitted once the move is decided: it may have been jitter). */
+  protected left: Place | undefined;
+  /** The fixes of the move not yet committed to it: they may be the start of a stop. */
+  protected candidate: Fix[] = [];
+  /** The move in progress began at the stream's first fix (or the first after a gap): the unit was already moving. */
+  protected runPartial = false;
+  /** The candidate began after a silence the unit spent at rest: it arrived at this fix, the last before the silence. */
+  protected restFrom: Fix | undefined;
+  /** finish() is stepping the stream's last fix. */
+  protected ending = false;
+  /** What push() completes, handed out as a new array only when it holds something (most reports complete nothing). */
+  protected readonly out: Segment[] = [];
+
+  constructor(params: ReportParams, options: TrackerOptions = {}) {
+    this.params = params;
+    this.radiusKm = params.stopRadiusM / 1000;
+    this.clock = options.clock;
+    this.keepPath = options.keepPath ?? false;
+    this.explain = options.explain;
+  }
+
+  /** Date of the earliest fix whose segment is not decided yet: nothing after it is settled (the summary asks once a report while a day waits). */
+  get unsettledSince(): number | undefined {
+    const place = this.place;
+    let t = earlier(this.held?.t, this.run?.start.t);
+    t = earlier(t, this.candidate[0]?.t);
+    t = earlier(t, place?.leaving[0]?.t);
+    if (place && !place.confirmed) t = earlier(t, place.first.t);
+    return t;
+  }
+
+  /** Takes the next fix kept (not an outlier) in date order. */
+  protected abstract step(f: Fix, out: Segment[]): void;
+
+  /** The first fix of the candidate at which the unit had come to rest (its last but one at most), or -1. */
+  protected arrivalIndex(c: Fix[]): number {
+    for (let k = 0; k + 1 < c.length; k++) if (!leaving(c[k] as Fix, c[k + 1] as Fix)) return k;
+    return -1;
+  }
+
+  /** The candidate lasted --min-stop: the move ends at its arrival, and a stop begins there. */
+  protected arrive(out: Segment[]): void {
+    const c = this.candidate;
+    const run = this.run as Move;
+    const rest = this.restFrom;
+    this.restFrom = undefined;
+    const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
+    if (rest) run.hop(c[0] as Fix);
+    else for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
+    const stop = new Place(c[k] as Fix, true, false, rest);
+    for (let i = k + 1; i < c.length; i++) stop.add(c[i] as Fix);
+    this.candidate = [];
+    const left = this.left;
+    const r = this.radiusKm;
+    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1)) {
+      const what = run.awayFixes <= 1 ? 'one fix away from the stop and back: a jump' : `went at most ${Math.round(run.maxAwayKm * 1000)} m from the stop (within ${JITTER_RADII} × --stop-radius ${this.params.stopRadiusM} m) and came back: parked jitter`;
+      this.tell('jitter', run.start, stop.last, null, left.centre, `${what}, the stop goes on`);
+      for (const x of [...c.slice(0, k), stop.first]) left.add(x);
+      for (let i = k + 1; i < c.length; i++) left.add(c[i] as Fix);
+      left.departure = undefined;
+      this.place = left;
+      this.left = undefined;
+      this.run = undefined;
+      return;
+    }
+    this.endMove(stop, false, out);
+    this.place = stop;
+  }
+
+  /** The move in progress ends (at run.last): the stop it left, then the move; `next` is the stop it reached, if any. */
+  protected endMove(next: Place | undefined, cut: boolean, out: Segment[]): void {
+    const run = this.run as Move;
+    this.run = undefined;
+    if (this.left) this.emitStop(this.left, out);
+    this.left = undefined;
+    const p = this.params;
+    const duration = run.last.t - run.start.t;
+    const km = run.distanceKm;
+    const trip = duration >= p.minTripDurationS || km >= p.minTripDistanceKm;
+    const partial = this.runPartial || cut;
+    out.push(run.segment(trip, partial, p.maxGapS));
+    if (this.explain) {
+      const size = `${km.toFixed(3)} km in ${duration} s`;
+      const why = trip
+        ? `${size}: a trip (${km >= p.minTripDistanceKm ? `at least --min-trip-distance ${p.minTripDistanceKm} km` : `at least --min-trip-duration ${p.minTripDurationS} s`})`
+        : `${size}: a short move, not a trip (under --min-trip-distance ${p.minTripDistanceKm} km and --min-trip-duration ${p.minTripDurationS} s); its distance counts in the summary`;
+      const edges = partial ? `; cut by ${cut ? 'the end of the reports' : 'the start of the reports'}` : '';
+      const inferred = run.silence > p.maxGapS ? `; inferred: it crossed a silence of ${run.silence} s (over --max-gap ${p.maxGapS} s) in which it moved` : '';
+      this.tell(trip ? 'trip' : 'move', run.start, run.last, km, null, `${why}${inferred}${next ? `, ended on staying within --stop-radius ${p.stopRadiusM} m for --min-stop ${p.minStopDurationS} s` : ''}${edges}`);
+    }
+  }
+
+  protected emitStop(place: Place, out: Segment[]): void {
+    const seg = place.segment();
+    out.push(seg);
+    if (!this.explain) return;
+    const until = place.departure ?? place.last;
+    const silence = place.longestSilence >= 600 ? `, through a silence of ${place.longestSilence} s at the same place` : '';
+    const rest = place.arrival !== place.first ? `, at rest from the last report before a silence of ${place.first.t - place.arrival.t} s` : '';
+    const cut = seg.partial ? '; cut by the edge of the reports' : '';
+    this.tell('stop', place.arrival, until, null, place.centre,
+      `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.arrival.t} s (at least --min-stop ${this.params.minStopDurationS} s)${rest}${silence}${cut}`);
+  }
+
+  protected tell(kind: Explanation['kind'], a: Fix, b: Fix, km: number | null, at: { lat: number; lng: number } | null, reason: string): void {
+    if (!this.explain) return;
+    const p = a.r.properties;
+    this.explain({
+      did: p.did, name: p.name, kind, from: a.t, to: b.t,
+      distanceKm: km === null ? null : Math.round(km * 1000) / 1000,
+      lat: at ? at.lat : null, lng: at ? at.lng : null, reason,
+    });
+  }
+
+  /** --explain: the story chosen for a silence between a and b, in which the unit moved. */
+  protected tellSilence(a: Fix, b: Fix, story: string): void {
+    if (!this.explain) return;
+    const km = segmentKm(a, b);
+    const over = b.t - a.t > this.params.maxGapS ? ` (over --max-gap ${this.params.maxGapS} s: inferred)` : '';
+    this.tell('gap', a, b, km, null, `silent ${b.t - a.t} s${over}, ${Math.round(km * 1000)} m away (${(km * 3600 / Math.max(1, b.t - a.t)).toFixed(1)} km/h on average), ${story}`);
+  }
+}

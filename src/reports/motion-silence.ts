@@ -1,0 +1,222 @@
+/**
+ * The motion tracker's rules for silences and for the tracker's own motion_state word (see
+ * motion.ts for the whole set):
+ * - A silence spent at rest (a logger asleep from the moment it parks: its last report still
+ *   shows a driving speed, the next one is near and not driving, and the odometer, when
+ *   present, counts no more than the way between) ends the move at the last report before it.
+ * - The tracker's own word across a silence (its 'stopped' or 'moving' report was made, the
+ *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
+ *   before the unit's fixes at its place says it stood there: a stop from the last report
+ *   before the silence (when it rested all along) or from its first fix there, until the
+ *   'moving' report; with no fix there but that report, the move ends at it and the next
+ *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
+ *   least minStopDurationS after which the unit is elsewhere, ends the move at the 'stopped'
+ *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
+ *   silence.
+ * - Every silence after which the unit is elsewhere (beyond stopRadiusM) is explained, whatever
+ *   its length, by what could have happened in it: the way between the reports around it (the
+ *   odometer's or the straight line) against its length. At rest before it and not driving
+ *   after it: it drove in the silence, a trip from the last report before it to the first after
+ *   it. At rest before it and driving after it: the way at the speed it drives takes part of the
+ *   silence; when the rest leaves --min-stop, it stood where it was until it set off in the
+ *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
+ *   stop until that fix, even with a single report there), else it left at its last report.
+ *   Moving before it: the move goes on across it (or it rested, above). A move that crossed a
+ *   silence longer than maxGapS in which the unit moved is inferred: no report shows that part
+ *   of it, the reports around the silence bound it.
+ */
+import { distKm, fartherThan, leaving, segmentKm, type Fix } from './fix.js';
+import { odometerKm } from './geo.js';
+import { Move } from './move.js';
+import { Place } from './place.js';
+import { MotionCore } from './motion-core.js';
+import type { Segment } from './segments.js';
+
+/** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
+const ROLL_KM = 1;
+
+/** How far a stand estimated across a silence may fall short of --min-stop and still count (speeds to 0.1, odometers to the metre), s. */
+const STAND_SLACK_S = 10;
+
+/** The silence rules of the tracker, on its state (motion-core.ts); motion.ts feeds them reports. */
+export abstract class SilenceRules extends MotionCore {
+  /**
+   * The candidate's last fix p is at rest, then a silence of --min-stop or more, and f drives
+   * elsewhere: when the way from p to f at the speed f drives leaves --min-stop of the silence, the
+   * unit came to rest at p's place and stood there until it set off in the silence (an
+   * ignition-powered tracker whose first fix comes after it drove off). The stop begins at the
+   * candidate's arrival there; f then departs from it.
+   */
+  protected cameToRest(p: Fix, f: Fix, out: Segment[]): boolean {
+    if (p.going || !f.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
+    if (this.stoodS(p, f) + STAND_SLACK_S < this.params.minStopDurationS) return false;
+    const c = this.candidate;
+    let k = c.length - 1;
+    while (k > 0 && !fartherThan(c[k - 1] as Fix, p, this.radiusKm)) k--;
+    const run = this.run as Move;
+    for (let i = 0; i < k; i++) run.add(c[i] as Fix);
+    this.candidate = c.slice(k);
+    this.restFrom = undefined;
+    this.arrive(out);
+    this.step(f, out);
+    return true;
+  }
+
+  /** Seconds of the silence from p to f the unit stood: the silence less the way at the speed driven around it (f's, or p's when faster). */
+  protected stoodS(p: Fix, f: Fix): number {
+    const kmh = Math.max(f.going ? f.speed : 0, p.going ? p.speed : 0);
+    if (!(kmh > 0)) return 0;
+    return f.t - p.t - (segmentKm(p, f) * 3600) / kmh;
+  }
+
+  /**
+   * Whether the unit, last seen at p, spent the silence until f at rest near f: long enough for
+   * a stop, f not driving, and neither p's speed nor the odometer says it went far in between
+   * (a logger that sleeps from the moment it parks: its last report still shows a driving speed).
+   */
+  protected restedBefore(p: Fix, f: Fix): boolean {
+    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f)) return false;
+    const straight = distKm(p, f);
+    const odo = odometerKm(p.r, f.r, straight);
+    if (odo !== undefined) return odo <= straight + this.radiusKm;
+    // Without an odometer, a silence longer than --max-gap proves nothing beyond the last stretch rolled to a stop.
+    return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
+  }
+
+  /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */
+  protected isSetOff(f: Fix): boolean {
+    const p = f.r.properties;
+    return this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving';
+  }
+
+  /** The tracker's own motion_state 'stopped' report. */
+  protected isHalt(f: Fix): boolean {
+    const p = f.r.properties;
+    return this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'stopped';
+  }
+
+  /**
+   * A 'moving' report f during a move: the tracker says the unit had stopped (its 'stopped'
+   * report was lost in a silence). When a silence of at least --min-stop comes before the unit's
+   * fixes at f's place, it stood there: a stop from the last report before the silence (when it
+   * rested all along) or from its first fix there, until f. With no fix there but f, the move
+   * ends at f and the next one starts there. Returns false when no such silence came before.
+   */
+  protected setOffAfterSilence(f: Fix, out: Segment[]): boolean {
+    const c = this.candidate;
+    const run = this.run as Move;
+    let k = c.length;
+    while (k > 0 && !fartherThan(c[k - 1] as Fix, f, this.radiusKm)) k--;
+    const q = k > 0 ? (c[k - 1] as Fix) : run.last;
+    const s = c[k] ?? f;
+    if (s.t - q.t < this.params.minStopDurationS) return false;
+    const rested = this.restedBefore(q, s);
+    if (rested || s !== f) {
+      for (let i = 0; i < k; i++) run.add(c[i] as Fix);
+      this.candidate = [...c.slice(k), f];
+      this.restFrom = rested ? q : undefined;
+      this.tell('gap', q, s, distKm(q, s), null, `silent ${s.t - q.t} s, then motion_state moving here: the unit had stopped ${rested ? 'from its last report before the silence' : 'by its first fix here'}`);
+      this.arrive(out);
+      return true;
+    }
+    const halt = this.haltIndex(k);
+    if (halt >= 0) {
+      this.haltedThenMoved(halt, f, out);
+      return true;
+    }
+    for (const x of c) run.add(x);
+    this.candidate = [];
+    this.restFrom = undefined;
+    run.add(f);
+    this.tell('gap', q, f, distKm(q, f), null, `silent ${f.t - q.t} s, then motion_state moving ${Math.round(distKm(q, f) * 1000)} m away: the move ended in the silence, where the unit set off again`);
+    this.endMove(undefined, false, out);
+    this.run = new Move(f, this.clock, this.keepPath, undefined, this.radiusKm);
+    this.runPartial = false;
+    return true;
+  }
+
+  /** The index of the candidate's last motion_state 'stopped' fix before `end` whose followers up to `end` stay within the radius of it, or -1. */
+  protected haltIndex(end: number): number {
+    const c = this.candidate;
+    for (let j = end - 1; j >= 0; j--) {
+      const h = c[j] as Fix;
+      if (fartherThan(h, c[end - 1] as Fix, this.radiusKm)) return -1;
+      if (this.isHalt(h)) {
+        for (let i = j + 1; i < end; i++) if (fartherThan(h, c[i] as Fix, this.radiusKm)) return -1;
+        return j;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The tracker said 'stopped' at candidate fix `halt`, stayed there (the fixes after it), fell
+   * silent for --min-stop or more and is now elsewhere (f): the move ended at the halt, the unit
+   * stood there (a stop when a fix after the halt shows it, else too short to tell) and left in
+   * the silence; f is then taken as the first fix after a silence at that place.
+   */
+  protected haltedThenMoved(halt: number, f: Fix, out: Segment[]): void {
+    const run = this.run as Move;
+    const c = this.candidate;
+    for (let i = 0; i <= halt; i++) run.add(c[i] as Fix);
+    this.candidate = [];
+    this.restFrom = undefined;
+    const last = c[c.length - 1] as Fix;
+    this.tell('gap', last, f, distKm(last, f), null, `motion_state stopped, then silent ${f.t - last.t} s and ${Math.round(distKm(last, f) * 1000)} m away: the move ended at the stopped report`);
+    this.endMove(undefined, false, out);
+    const place = new Place(c[halt] as Fix, c.length > halt + 1, false);
+    for (let i = halt + 1; i < c.length; i++) place.add(c[i] as Fix);
+    this.place = place;
+    this.step(f, out);
+  }
+
+  /** The unit left `place` with fix f. */
+  protected depart(place: Place, f: Fix, out: Segment[]): void {
+    const silent = f.t - place.last.t;
+    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold)) {
+      // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
+      // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
+      this.tellSilence(place.last, f, 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
+      place.departure = place.last;
+      if (place.confirmed) this.left = place;
+      const run = new Move(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
+      run.add(f);
+      this.run = run;
+      this.runPartial = false;
+      this.candidate = [];
+      // the last fix of the stream, alone elsewhere: whether the unit arrived there or the fix jumped is not decided
+      this.endMove(undefined, this.ending, out);
+      this.place = new Place(f, false, false, f, place.last.t);
+      return;
+    }
+    // Driving after a silence here: it stood until it set off in the silence (its first fix came
+    // late), unless the way to f at the speed it drives took the silence (it left at its last report).
+    let drove = false;
+    if (silent >= this.params.minStopDurationS) {
+      const stood = this.stoodS(place.last, f);
+      drove = stood + STAND_SLACK_S < this.params.minStopDurationS;
+      if (!drove && !place.confirmed && place.last.t - place.arrival.t + stood + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
+      this.tellSilence(place.last, f, drove
+        ? `driving after it, and the way at ${f.speed} km/h takes most of it: the unit left at the last report before it`
+        : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
+    }
+    // The tracker says it set off from here, having come after a silence long enough for a stop: it stood here.
+    if (!place.confirmed && !place.edge && place.setOff && place.setOff !== place.first && place.setOff.t - place.since >= this.params.minStopDurationS) place.confirmed = true;
+    if (leaving(place.last, f)) place.leaving.push(place.last);
+    else place.leaving.length = 0;
+    const on = place.leaving;
+    const from = place.setOff ?? on[0] ?? (f.going && !drove ? f : place.last);
+    place.departure = from;
+    this.place = undefined;
+    // the tracker's own 'moving' report dates the start even at the edge of the reports
+    const partial = place.edge && from === place.first && !this.isSetOff(from);
+    if (place.confirmed) this.left = place;
+    else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s ${place.edge ? 'at the edge of the reports' : 'after a silence'}: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+    const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
+    for (const x of on) if (x.t > from.t) run.add(x);
+    if (from !== f && from !== place.last) run.add(place.last);
+    this.run = run;
+    this.runPartial = partial;
+    this.candidate = [f];
+  }
+}
