@@ -215,8 +215,11 @@ function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportP
 export class PointReader {
   /** Where the last report read ended. */
   end = 0;
-  /** The loaded bytes and the guard; a buffer of up to KEPT bytes is kept for the next chunk. */
-  private padded = Buffer.alloc(64 * 1024 + GUARD);
+  /**
+   * The loaded bytes and the guard; a buffer of up to KEPT bytes is kept for the next chunk.
+   * Made as large as the first chunk needs (a fleet run makes a reader for each unit's reply).
+   */
+  private padded = Buffer.alloc(GUARD);
   private view = new DataView(this.padded.buffer, this.padded.byteOffset, this.padded.length);
   private kept = this.padded;
   /** The members of the last report read. */
