@@ -7,6 +7,7 @@ import { getAllUnits, type AllUnits } from '../api/all-units.js';
 import type { Api } from '../api/client.js';
 import { getGroup } from '../api/groups.js';
 import { listUsers } from '../api/users.js';
+import type { Listed } from '../api/envelope.js';
 import type { User } from '../api/types.js';
 import type { SelectCategory, UnitSelection } from './selection.js';
 import type { UnitSnapshot } from '../reports/watch-events.js';
@@ -38,13 +39,20 @@ export function describeSelection(s: UnitSelection): string {
  * The units of a selection, in did order. Ids are taken as given (a unit that does not
  * exist fails on its own later, like any other unit); a group that does not exist is a
  * NotFoundError (exit 4). Tracked users are units through their own did, which
- * GET /all-units/ may leave out: then GET /users/ supplies it.
+ * GET /all-units/ may leave out (the interface's reply does): then GET /users/ supplies it.
+ * The group, the units and the users are asked for at once, not one after another: each is a
+ * round trip before the first unit's request (a poll of a few hundred small replies feels
+ * them); the users' reply goes unused when /all-units/ carried every did.
  */
 export async function resolveUnits(api: Api, s: UnitSelection): Promise<SelectedUnit[]> {
   if (s.kind === 'ids') return s.ids.map((did) => ({ did }));
-  const group = s.kind === 'group' ? (await getGroup(api, s.gid)).record : undefined;
-  const all = await getAllUnits(api);
   const wanted = (c: SelectCategory): boolean => s.kind !== 'category' || s.category === c;
+  const groupReply = s.kind === 'group' ? handled(getGroup(api, s.gid)) : undefined;
+  const allReply = handled(getAllUnits(api));
+  const usersReply = wanted('trackedUser') ? handled(listUsers(api)) : undefined;
+  // In the order they were asked for one by one: a group that does not exist is the error, whatever else failed.
+  const group = groupReply === undefined ? undefined : (await groupReply).record;
+  const all = await allReply;
   const units: SelectedUnit[] = [];
   const add = (did: unknown, name: unknown, category: SelectCategory, last?: unknown): void => {
     const id = typeof did === 'string' && /^\d+$/.test(did) ? Number(did) : did;
@@ -55,7 +63,7 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
   };
   if (wanted('device')) for (const u of all.devices) add(u.did, u.name, 'device', u.lastGPSTimestamp);
   if (wanted('sensor')) for (const u of all.sensors) add(u.did, u.name, 'sensor', u.lastGPSTimestamp);
-  const users = wanted('trackedUser') ? await trackedUsers(api, all) : [];
+  const users = usersReply === undefined ? [] : await trackedUsers(api, all, usersReply);
   for (const u of users) add(u.did, u.name, 'trackedUser');
 
   let chosen = units;
@@ -68,11 +76,20 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
   return chosen.filter((u) => !seen.has(u.did) && seen.add(u.did)).sort((a, b) => a.did - b.did);
 }
 
-/** Tracked users with their unit's did: from GET /all-units/ when it carries them, else from GET /users/. */
-export async function trackedUsers(api: Api, all: AllUnits): Promise<User[]> {
+/** A request asked for ahead: its failure is the caller's once awaited, and no unhandled rejection when it is not (an error before it, or not needed). */
+function handled<T>(reply: Promise<T>): Promise<T> {
+  reply.catch(() => undefined);
+  return reply;
+}
+
+/**
+ * Tracked users with their unit's did: from GET /all-units/ when it carries them, else from
+ * GET /users/ (`listed`: that reply, when it was asked for already).
+ */
+export async function trackedUsers(api: Api, all: AllUnits, listed?: Promise<Listed<User>>): Promise<User[]> {
   if (all.trackedUsers.every((u) => u.did !== undefined && u.did !== null)) return all.trackedUsers;
-  const listed = await listUsers(api);
-  return listed.records.filter((u) => u.userType === 'trackedUser' && u.did !== undefined && u.did !== null);
+  const { records } = await (listed ?? listUsers(api));
+  return records.filter((u) => u.userType === 'trackedUser' && u.did !== undefined && u.did !== null);
 }
 
 /** What GET /all-units/ says of each unit, by did (tracked users through their device record); sensors do not move. */
