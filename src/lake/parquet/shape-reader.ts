@@ -67,6 +67,9 @@ export class ShapeReader {
   private learntTags = new Uint8Array(0);
   private learntNumbers = new Float64Array(0);
   private learntTexts: string[] = [];
+  /** The columns whose cells the last read wrote (dirtyCount of them, maybe twice): only those differ from the learnt cells. */
+  private dirty = new Int8Array(0);
+  private dirtyCount = 0;
   private readonly learning = new ShapeLearning();
   /** The bytes of the last report read, and a view of them for eight at a time. */
   private source: Buffer | undefined;
@@ -95,12 +98,8 @@ export class ShapeReader {
     if (b !== this.source) [this.source, this.view] = [b, new DataView(b.buffer, b.byteOffset, b.length)];
     const v = this.view;
     const { at, view: w, size } = shape;
-    const { tags, numbers, texts, learntTags, learntNumbers, learntTexts, passed, nextRead } = this;
-    for (let i = 0; i < tags.length; i++) {
-      tags[i] = learntTags[i] as number;
-      numbers[i] = learntNumbers[i] as number;
-      texts[i] = learntTexts[i] as string;
-    }
+    const { passed, nextRead } = this;
+    this.restore();
     // j in b is t in the template; the bytes from there to equalTo in the template are the report's.
     let j = start;
     let t = 0;
@@ -132,34 +131,59 @@ export class ShapeReader {
     return true;
   }
 
-  /** Value k of the shape at `j` in b, its cell written; past it, or -1 where the member reader or the parsed path must read the report. */
+  /** The learnt cells back in the columns the last read wrote: copying every column each report took longer than reading. */
+  private restore(): void {
+    const { tags, numbers, texts, learntTags, learntNumbers, learntTexts, dirty } = this;
+    for (let d = 0; d < this.dirtyCount; d++) {
+      const i = dirty[d] as number;
+      tags[i] = learntTags[i] as number;
+      numbers[i] = learntNumbers[i] as number;
+      texts[i] = learntTexts[i] as string;
+    }
+    this.dirtyCount = 0;
+  }
+
+  /**
+   * Value k of the shape at `j` in b, its cell written; past it, or -1 where the member reader or
+   * the parsed path must read the report. A number where one is read (a fix's figures, its date:
+   * the values that differ from report to report) is read here; anything else by otherValue(),
+   * so that this stays small enough for V8 to inline it, readNumber with it, into read().
+   */
   private value(b: Buffer, j: number, k: number): number {
     const way = this.ways[k] as number;
-    const col = this.columns[k] as number;
     const c = b[j] as number;
-    if (way === Way.NullGeometry) return -1; // a geometry the template does not have
-    if (way === Way.Skip) return c === 0x7b || c === 0x5b ? -1 : skipValue(b, j, 1); // scalars only, as the template was learnt
-    const point = way === Way.PointLng || way === Way.PointLat;
-    if (c === 0x6e) {
-      if (point || !literal(b, j, 'null')) return -1;
-      this.tags[col] = Tag.Null;
-      return j + 4;
-    }
-    if (way === Read.Text) return this.text(b, j, col, c);
-    if (c !== 0x2d && !isDigit(c)) return -1; // a number sent as text: the tolerance pass's rules
+    if (way === Read.Text || way > Way.PointLat || (c !== 0x2d && !isDigit(c))) return this.otherValue(b, j, k, c);
     const v = readNumber(b, j, true);
-    const next = numberEnd.at;
-    if (point) {
+    if (way === Way.PointLng || way === Way.PointLat) {
       if (!Number.isFinite(v)) return -1;
       if (way === Way.PointLng) this.pointLng = v;
       else this.pointLat = v;
-      return next;
+      return numberEnd.at;
     }
+    const col = this.columns[k] as number;
+    this.dirty[this.dirtyCount++] = col;
     const cell = numberCell(way as Read, v);
     if (Number.isNaN(cell)) return -1;
     this.numbers[col] = cell;
     this.tags[col] = Tag.Number;
-    return next;
+    return numberEnd.at;
+  }
+
+  /** Value k at `j` (its first byte `c`) when it is not a number read as one: a text, a null, a member not written; as value(). */
+  private otherValue(b: Buffer, j: number, k: number, c: number): number {
+    const way = this.ways[k] as number;
+    if (way === Way.NullGeometry) return -1; // a geometry the template does not have
+    if (way === Way.Skip) return c === 0x7b || c === 0x5b ? -1 : skipValue(b, j, 1); // scalars only, as the template was learnt
+    if (way === Way.PointLng || way === Way.PointLat) return -1; // not a number
+    const col = this.columns[k] as number;
+    this.dirty[this.dirtyCount++] = col;
+    if (c === 0x6e) {
+      if (!literal(b, j, 'null')) return -1;
+      this.tags[col] = Tag.Null;
+      return j + 4;
+    }
+    // a number column's text: a number sent as text (the tolerance pass's rules), or no value
+    return way === Read.Text ? this.text(b, j, col, c) : -1;
   }
 
   /** A text column's value at `j` (its first byte `c`): a string, a number or true/false, as row-reader.ts reads it; past it, or -1. */
@@ -230,12 +254,15 @@ export class ShapeReader {
     this.learntTags = this.tags.slice();
     this.learntNumbers = this.numbers.slice();
     this.learntTexts = this.texts.slice();
+    this.dirty = new Int8Array(n + 2);
+    this.dirtyCount = 0;
     return true;
   }
 
   /** The geometry's coordinate in column `i`: a properties' value that differs is kept in `extra`, so that row is read the general way. */
   private place(i: number, v: number): boolean {
     if (this.tags[i] === Tag.Number && this.numbers[i] !== v) return false;
+    this.dirty[this.dirtyCount++] = i;
     this.tags[i] = Tag.Number;
     this.numbers[i] = v;
     return true;
