@@ -13,7 +13,8 @@
  *
  * The bytes are those of a report the reply reader already checked or parsed (api/history.ts:
  * a malformed one fails before its batch is written), so the reading stays within them; it
- * still checks each token it reads and gives up on a surprise.
+ * still checks each token it reads and gives up on a surprise. A Point geometry is read by
+ * point-geometry.ts, and what fits a column is decided by cells.ts, as for the shape reader.
  */
 import { isDigit, literal, numberEnd, readNumber, skipValue, ws } from '../../api/json-bytes.js';
 import { equals, plainStringEnd } from './byte-names.js';

@@ -147,7 +147,7 @@ export class ShapeReader {
    * Value k of the shape at `j` in b, its cell written; past it, or -1 where the member reader or
    * the parsed path must read the report. A number where one is read (a fix's figures, its date:
    * the values that differ from report to report) is read here; anything else by otherValue(),
-   * so that this stays small enough for V8 to inline it, readNumber with it, into read().
+   * which keeps the usual path short.
    */
   private value(b: Buffer, j: number, k: number): number {
     const way = this.ways[k] as number;
