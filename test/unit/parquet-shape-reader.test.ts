@@ -166,3 +166,23 @@ test('a report that differs from the learnt one where eight bytes compared at on
   // All but the first usual report (the one that teaches the shape) and the reports shaped otherwise.
   assert.equal(readByShape(cut), texts.length - 1 - others.length);
 });
+
+test('usual reports between reports of another shape keep the learnt shape: it is learnt again only after 64 misses in a row', async () => {
+  const text = (i: number, reversed: boolean): string => {
+    const props = usual(i);
+    const [lat, lng] = [props[4]![1], props[5]![1]];
+    if (reversed) props.reverse();
+    return `{"type":"Feature","properties":{${props.map(([n, v]) => `"${n}":${v}`).join(',')}},"geometry":{"type":"Point","coordinates":[${lng},${lat}]}}`;
+  };
+  // 100 usual reports, then 200 pairs of a usual one and one with its properties the other way round (the member reader's).
+  const texts: string[] = [];
+  for (let i = 0; i < 100; i++) texts.push(text(i, false));
+  for (let i = 100; i < 300; i++) texts.push(text(i, false), text(i, true));
+  const splitter = new FeatureSplitter(200);
+  const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
+  splitter.end();
+  const parsed = texts.map((t): HistoryItem => ({ text: t, feature: tolerantFeature(JSON.parse(t) as ReportFeature), verbatim: true }));
+  assert.ok((await parquet([cut])).equals(await parquet([parsed])));
+  // Every usual report but the first (which teaches the shape): the other shape never misses 64 times in a row, so it is never learnt.
+  assert.equal(readByShape(cut), 299);
+});

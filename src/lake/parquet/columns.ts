@@ -16,7 +16,8 @@
 import type { HistoryItem } from '../../api/history.js';
 import { Report } from '../../api/report-item.js';
 import type { ColumnKind, ParquetColumn } from './kinds.js';
-import { RowReader, Tag } from './row-reader.js';
+import { Tag } from './cells.js';
+import { RowReader } from './row-reader.js';
 import { ShapeReader } from './shape-reader.js';
 
 export type { ColumnKind, ParquetColumn } from './kinds.js';

@@ -1,136 +1,189 @@
 /**
- * A report's row read by the reply's usual shape (shape-plan.ts): the reports of a reply
- * mostly share one, and comparing a report with its template, reading only the values that
- * differ from the learnt report's, takes about half the time of reading it member by member
- * (row-reader.ts), which stays the way for every report that differs from the template
+ * A report's row read by the reply's usual shape: the template of api/json-shape.ts (the
+ * usual report's bytes between its values, and the learnt values as sent), compared with a
+ * report eight bytes at a time (equalBytes), every learnt value the equal bytes pass taken at
+ * once (api/json-shape-skips.ts), only the values that differ read. The reports of a reply
+ * mostly share one shape, and this takes a fraction of the time of reading a report member by
+ * member (row-reader.ts), which stays the way for every report that differs from the template
  * otherwise and for every value that does not fit its column.
  *
- * The shape is learnt from a report the general reader read, and learnt again (as the
- * splitter's check does, api/feature-match.ts) when the reply's reports change shape part-way;
- * a reply whose reports keep changing shape stops learning.
+ * The shape is learnt from a report the member reader read, and learnt again after 64 misses
+ * in a row (json-shape.ts's ShapeLearning, as the report point reader does); a reply whose
+ * reports keep changing shape stops learning.
  *
- * Its cells are those the general reader gives for the same bytes, value for value (numbers
- * read by json-bytes.ts as there, the same checks decide whether they fit; a learnt value's
- * cell is the one its bytes gave); test/unit/parquet-shape-reader.test.ts holds the paths to
- * the same file.
+ * Its cells are those the member reader gives for the same bytes, value for value: a value
+ * that differs is read by the same rules (json-bytes.ts's numbers, cells.ts's fit), and a
+ * learnt value's cell is what this reader read from the template's bytes of it.
+ * test/unit/parquet-shape-reader.test.ts holds the paths to the same file.
  */
-import type { ParquetColumn } from './kinds.js';
-import { Tag } from './row-reader.js';
 import { isDigit, literal, numberEnd, readNumber, skipValue } from '../../api/json-bytes.js';
-import { numberCell, Read, shapePlan, type ShapePlan } from './shape-plan.js';
+import { equalBytes, jsonShape, Learn, ShapeLearning, Slot, type JsonShape, type ShapeRules } from '../../api/json-shape.js';
+import { shapeSkips } from '../../api/json-shape-skips.js';
+import { LastTexts, numberCell, Read, READ_OF_KIND, Tag } from './cells.js';
+import type { ParquetColumn } from './kinds.js';
 
-/** A shape that missed this many reports since it was learnt is learnt again, from the next report the general reader reads. */
-const RELEARN_AFTER = 64;
-/** Shapes replaced before they took RELEARN_AFTER reports: after this many, the reply has none worth learning. */
-const MAX_FUTILE = 4;
+/** How a value of the template is read: a property by its column's Read (cells.ts), or one of these. */
+const enum Way { PointLng = 8, PointLat, Skip, NullGeometry }
+
+/** Which values may stand in a template, and which are learnt, for the report columns `columns`. */
+function shapeRules(columns: readonly ParquetColumn[]): ShapeRules {
+  const reads = new Map(columns.map((c) => [c.name, READ_OF_KIND[c.kind]]));
+  return {
+    property: (name) => reads.has(name), // a property the interface does not name goes to extra: the parsed path's
+    learn(slot, name, v) {
+      if (slot === Slot.PointLng || slot === Slot.PointLat) return false; // a track's coordinates change from report to report
+      if (typeof v === 'object' && v !== null) return undefined; // extra, a geometry other than a Point, or a member not read
+      if (slot === Slot.Top) return name !== 'geometry' || v === null ? true : undefined;
+      const read = reads.get(name);
+      if (v === null || read === Read.Text) return true;
+      return typeof v === 'number' && read !== undefined && !Number.isNaN(numberCell(read, v)) ? true : undefined;
+    },
+  };
+}
 
 export class ShapeReader {
   readonly tags: Uint8Array;
   readonly numbers: Float64Array;
   readonly texts: string[];
-  /** Each text column's last text: the same text gives back the same string, and the match's new one is dropped. */
-  private readonly last: string[];
+  /** Reports this reader read by a shape (a test's measure that the shape, not the member reader, read them). */
+  rows = 0;
+  private readonly rules: ShapeRules;
+  private readonly last: LastTexts;
   private readonly lat: number;
   private readonly lng: number;
-  /** Reports this reader read by a shape (a test's measure that the shape, not the general reader, read them). */
-  rows = 0;
-  private plan: ShapePlan | undefined;
+  /** Each report column's name and how its values are read. */
+  private readonly names: readonly string[];
+  private readonly reads: Int8Array;
+  private shape: JsonShape | undefined;
+  /** The shape has a Point geometry: its coordinates are placed in lat/lng. */
+  private point = false;
+  /** Per value of the shape: how it is read (a Read or a Way), its column (-1 none). */
+  private ways = new Int8Array(0);
+  private columns = new Int8Array(0);
+  /** The skip tables (json-shape-skips.ts). */
+  private passed: Uint16Array = new Uint16Array(1);
+  private nextRead: Uint16Array = new Uint16Array(0);
+  /** The learnt report's cells: each report starts from them, and the values that differ overwrite theirs. */
+  private learntTags = new Uint8Array(0);
+  private learntNumbers = new Float64Array(0);
+  private learntTexts: string[] = [];
+  /** The columns whose cells the last read wrote (dirtyCount of them, maybe twice): only those differ from the learnt cells. */
+  private dirty = new Int8Array(0);
+  private dirtyCount = 0;
+  private readonly learning = new ShapeLearning();
   /** The bytes of the last report read, and a view of them for eight at a time. */
   private source: Buffer | undefined;
   private view: DataView = new DataView(new ArrayBuffer(0));
-  private untilLearn = 0;
-  private hits = 0;
-  private futile = 0;
+  /** The geometry's point of the report being read. */
+  private pointLng = 0;
+  private pointLat = 0;
 
-  constructor(private readonly columns: readonly ParquetColumn[]) {
+  constructor(columns: readonly ParquetColumn[]) {
     const n = columns.length;
     this.tags = new Uint8Array(n);
     this.numbers = new Float64Array(n);
     this.texts = columns.map(() => '');
-    this.last = columns.map(() => '');
+    this.rules = shapeRules(columns);
+    this.last = new LastTexts(n);
     this.lat = columns.findIndex((c) => c.name === 'lat');
     this.lng = columns.findIndex((c) => c.name === 'lng');
+    this.names = columns.map((c) => c.name);
+    this.reads = Int8Array.from(columns, (c) => READ_OF_KIND[c.kind]);
   }
 
   /** The cells of the report in b[start, end) when it has the shape and every value fits its column; false otherwise. */
   read(b: Buffer, start: number, end: number): boolean {
-    const plan = this.plan;
-    if (plan === undefined) return false;
+    const shape = this.shape;
+    if (shape === undefined) return false;
     if (b !== this.source) [this.source, this.view] = [b, new DataView(b.buffer, b.byteOffset, b.length)];
     const v = this.view;
-    const { bytes, view: w, at, reads, columns } = plan;
-    const size = bytes.length;
-    const { tags, numbers, texts } = this;
-    // The geometry's point is placed over the properties' lat/lng: the last report's must not count.
-    if (plan.point) tags[this.lat] = tags[this.lng] = Tag.Absent;
-    let pointLng = 0;
-    let pointLat = 0;
-    const n = reads.length;
-    // The report's byte j stands where the template's byte p does; k is the value to come.
+    const { at, view: w, size } = shape;
+    const { passed, nextRead } = this;
+    this.restore();
+    // j in b is t in the template; the bytes from there to equalTo in the template are the report's.
     let j = start;
-    let p = 0;
-    for (let k = 0; ; k++) {
-      // As many bytes from here as are the template's (names, punctuation, the learnt values), eight at a time: eight bytes of
-      // JSON text read as a double are equal exactly when the bytes are (they hold no zero byte, so never ±0; a NaN, from bytes
-      // 0x7f or 0xf0-0xff, equals nothing and leaves those bytes to the single ones).
-      const span = Math.min(size - p, end - j);
-      let d = 0;
-      while (d + 8 <= span && v.getFloat64(j + d, true) === w.getFloat64(p + d, true)) d += 8;
-      while (d < span && b[j + d] === bytes[p + d]) d++;
-      const m = p + d;
-      // The values passed whole, with the byte after them: the learnt report's (not 1001 of 10012).
-      for (; k < n && at[2 * k + 2]! < m && at[2 * k + 2]! > at[2 * k + 1]!; k++) {
-        if (reads[k] === Read.Skip) continue;
-        const col = columns[k]!;
-        tags[col] = plan.tags[k]!;
-        numbers[col] = plan.numbers[k]!;
-        texts[col] = plan.texts[k]!;
+    let t = 0;
+    let equalTo = equalBytes(v, j, w, t, Math.min(size, end - j));
+    const n = this.ways.length;
+    for (let k = 0; k < n; k++) {
+      // The learnt values wholly within the equal bytes, each with the byte after it (it ended there), are the learnt ones.
+      const m = Math.min(passed[equalTo] as number, nextRead[k] as number);
+      if (m > k) {
+        j += (at[2 * m] as number) - t;
+        t = at[2 * m] as number;
+        k = m;
+        if (k === n) break;
       }
-      if (k === n) {
-        // The bytes that close the report, to its end.
-        if (m !== size || j + d !== end) return false;
-        break;
-      }
-      // Value k differs from the learnt one (or is read each time); the bytes before it must not.
-      const valueAt = at[2 * k + 1]!;
-      if (m < valueAt) return false;
-      j += valueAt - p;
+      const valueAt = at[2 * k + 1] as number;
+      if (equalTo < valueAt) return false; // a name or the punctuation differs
+      // A value that differs from the learnt one, or one read each time.
+      j += valueAt - t;
       if (j >= end) return false;
-      p = at[2 * k + 2]!;
-      const read = reads[k] as Read;
-      const col = columns[k]!;
-      const c = b[j] as number;
-      if (read === Read.Skip) {
-        j = skipValue(b, j, 1);
-        if (j < 0 || c === 0x7b || c === 0x5b) return false; // scalars only, as the template was learnt
-        continue;
-      }
-      if (c === 0x6e) {
-        if (!literal(b, j, 'null') || read === Read.PointLng || read === Read.PointLat) return false;
-        tags[col] = Tag.Null;
-        j += 4;
-        continue;
-      }
-      if (read === Read.Text) {
-        j = this.text(b, j, col, c);
-        if (j < 0) return false;
-        continue;
-      }
-      if (c !== 0x2d && !isDigit(c)) return false; // a number sent as text: the tolerance pass's rules
-      const value = numberCell(read, readNumber(b, j, true));
-      j = numberEnd.at;
-      if (j < 0 || Number.isNaN(value)) return false;
-      if (read === Read.PointLng) pointLng = value;
-      else if (read === Read.PointLat) pointLat = value;
-      else {
-        numbers[col] = value;
-        tags[col] = Tag.Number;
-      }
+      j = this.value(b, j, k);
+      if (j < 0) return false;
+      t = at[2 * k + 2] as number;
+      equalTo = t + equalBytes(v, j, w, t, Math.min(size - t, end - j));
     }
-    if (plan.point && !(this.place(this.lng, pointLng) && this.place(this.lat, pointLat))) return false;
-    this.hits++;
+    if (equalTo < size || j + size - t !== end) return false;
+    if (this.point && !(this.place(this.lng, this.pointLng) && this.place(this.lat, this.pointLat))) return false;
+    this.learning.hit();
     this.rows++;
     return true;
+  }
+
+  /** The learnt cells back in the columns the last read wrote: copying every column each report took longer than reading. */
+  private restore(): void {
+    const { tags, numbers, texts, learntTags, learntNumbers, learntTexts, dirty } = this;
+    for (let d = 0; d < this.dirtyCount; d++) {
+      const i = dirty[d] as number;
+      tags[i] = learntTags[i] as number;
+      numbers[i] = learntNumbers[i] as number;
+      texts[i] = learntTexts[i] as string;
+    }
+    this.dirtyCount = 0;
+  }
+
+  /**
+   * Value k of the shape at `j` in b, its cell written; past it, or -1 where the member reader or
+   * the parsed path must read the report. A number where one is read (a fix's figures, its date:
+   * the values that differ from report to report) is read here; anything else by otherValue(),
+   * which keeps the usual path short.
+   */
+  private value(b: Buffer, j: number, k: number): number {
+    const way = this.ways[k] as number;
+    const c = b[j] as number;
+    if (way === Read.Text || way > Way.PointLat || (c !== 0x2d && !isDigit(c))) return this.otherValue(b, j, k, c);
+    const v = readNumber(b, j, true);
+    if (way === Way.PointLng || way === Way.PointLat) {
+      if (!Number.isFinite(v)) return -1;
+      if (way === Way.PointLng) this.pointLng = v;
+      else this.pointLat = v;
+      return numberEnd.at;
+    }
+    const col = this.columns[k] as number;
+    this.dirty[this.dirtyCount++] = col;
+    const cell = numberCell(way as Read, v);
+    if (Number.isNaN(cell)) return -1;
+    this.numbers[col] = cell;
+    this.tags[col] = Tag.Number;
+    return numberEnd.at;
+  }
+
+  /** Value k at `j` (its first byte `c`) when it is not a number read as one: a text, a null, a member not written; as value(). */
+  private otherValue(b: Buffer, j: number, k: number, c: number): number {
+    const way = this.ways[k] as number;
+    if (way === Way.NullGeometry) return -1; // a geometry the template does not have
+    if (way === Way.Skip) return c === 0x7b || c === 0x5b ? -1 : skipValue(b, j, 1); // scalars only, as the template was learnt
+    if (way === Way.PointLng || way === Way.PointLat) return -1; // not a number
+    const col = this.columns[k] as number;
+    this.dirty[this.dirtyCount++] = col;
+    if (c === 0x6e) {
+      if (!literal(b, j, 'null')) return -1;
+      this.tags[col] = Tag.Null;
+      return j + 4;
+    }
+    // a number column's text: a number sent as text (the tolerance pass's rules), or no value
+    return way === Read.Text ? this.text(b, j, col, c) : -1;
   }
 
   /** A text column's value at `j` (its first byte `c`): a string, a number or true/false, as row-reader.ts reads it; past it, or -1. */
@@ -152,45 +205,64 @@ export class ShapeReader {
     let e = j + 1;
     let high = 0;
     for (let d = b[e] as number; d !== 0x22; d = b[++e] as number) {
-      if (d === 0x5c || !(d >= 0x20)) return -1; // an escape: the general reader decodes it
+      if (d === 0x5c || !(d >= 0x20)) return -1; // an escape: the member reader decodes it
       high |= d;
     }
     // UTF-8: the quotes around are ASCII, so the string's bytes decode alone as they do within the report.
-    if (high >= 0x80) texts[col] = b.toString('utf8', j + 1, e);
-    else {
-      const last = this.last[col]!;
-      const size = e - j - 1;
-      let k = 0;
-      if (last.length === size) while (k < size && last.charCodeAt(k) === b[j + 1 + k]) k++;
-      texts[col] = k === size && last.length === size ? last : (this.last[col] = b.toString('latin1', j + 1, e));
-    }
+    texts[col] = high >= 0x80 ? b.toString('utf8', j + 1, e) : this.last.text(b, j + 1, e, col);
     return e + 1;
   }
 
-  /** The general reader read the report in b[start, end): it teaches the shape when one is due. */
+  /** The member reader read the report in b[start, end): it teaches the shape when one is due. */
   readGenerally(b: Buffer, start: number, end: number): void {
-    if (--this.untilLearn > 0) return;
-    if (this.plan !== undefined && this.hits < RELEARN_AFTER && ++this.futile > MAX_FUTILE) {
-      this.plan = undefined;
-      this.untilLearn = Infinity;
-    } else {
-      let feature: unknown;
-      try {
-        feature = JSON.parse(b.toString('utf8', start, end));
-      } catch {
-        feature = undefined;
-      }
-      this.plan = shapePlan(feature, this.columns);
-      this.untilLearn = RELEARN_AFTER;
-      // A column the shape has not stays absent: read() writes the others' cells.
-      this.tags.fill(Tag.Absent);
+    const learn = this.learning.missed(this.shape !== undefined);
+    if (learn === Learn.Keep) return;
+    this.shape = undefined;
+    if (learn === Learn.Drop) return;
+    let feature: unknown;
+    try {
+      feature = JSON.parse(b.toString('utf8', start, end));
+    } catch {
+      return;
     }
-    this.hits = 0;
+    const shape = jsonShape(feature, this.rules);
+    const skips = shape && shapeSkips(shape);
+    if (shape === undefined || skips === undefined || !this.learnCells(shape)) return;
+    [this.passed, this.nextRead] = [skips.passed, skips.nextRead];
+    this.shape = shape;
+  }
+
+  /** How each value of `shape` is read, and the learnt cells: what value() reads from the template's bytes of each learnt value (false: one does not read back). */
+  private learnCells(shape: JsonShape): boolean {
+    const n = shape.slots.length;
+    this.ways = new Int8Array(n);
+    this.columns = new Int8Array(n).fill(-1);
+    this.tags.fill(Tag.Absent); // a column the shape has not stays absent
+    // The template's bytes with zero bytes after them, as a report's bytes in a chunk are followed by more.
+    const bytes = Buffer.alloc(shape.size + 8);
+    shape.bytes.copy(bytes);
+    for (let k = 0; k < n; k++) {
+      const slot = shape.slots[k] as Slot;
+      const name = shape.names[k] as string;
+      const col = slot === Slot.Property ? this.names.indexOf(name) : -1;
+      this.columns[k] = col;
+      this.ways[k] = slot === Slot.PointLng ? Way.PointLng : slot === Slot.PointLat ? Way.PointLat : slot === Slot.Top ? (name === 'geometry' ? Way.NullGeometry : Way.Skip) : (this.reads[col] as number);
+      const from = shape.at[2 * k + 1] as number;
+      if (col >= 0 && (shape.at[2 * k + 2] as number) > from && this.value(bytes, from, k) < 0) return false;
+    }
+    this.point = shape.slots.includes(Slot.PointLng);
+    this.learntTags = this.tags.slice();
+    this.learntNumbers = this.numbers.slice();
+    this.learntTexts = this.texts.slice();
+    this.dirty = new Int8Array(n + 2);
+    this.dirtyCount = 0;
+    return true;
   }
 
   /** The geometry's coordinate in column `i`: a properties' value that differs is kept in `extra`, so that row is read the general way. */
   private place(i: number, v: number): boolean {
     if (this.tags[i] === Tag.Number && this.numbers[i] !== v) return false;
+    this.dirty[this.dirtyCount++] = i;
     this.tags[i] = Tag.Number;
     this.numbers[i] = v;
     return true;
