@@ -5,8 +5,8 @@
  * (when its reader wants them learnt). A report of the same shape is read by comparing its bytes
  * with the template's, many at a time, and reading only the values that differ from the learnt
  * ones: no name is looked up, no white space skipped. What a value is (a cell, a point's member)
- * is the reader's: the report point reader (report-point-shape.ts) builds on this module, and the
- * Parquet shape reader (lake/parquet/shape-plan.ts) has the same template of its own.
+ * is the reader's: the report point reader (report-point-shape.ts) and the Parquet shape reader
+ * (lake/parquet/shape-reader.ts) build on this module.
  *
  * Only a compact report (no white space) with plain member names and `properties` an object has
  * a template; a point geometry of two numbers is template bytes around its coordinates, any
