@@ -2,8 +2,8 @@
  * The tables a template's reader (json-shape.ts) skips learnt values by: where the bytes of a
  * report equal the template's up to some byte, every learnt value that ends, with the byte after
  * it, before that byte is the learnt one, so all of them are passed at once rather than one
- * comparison a value. The Parquet shape reader (lake/parquet/shape-reader.ts) reads by them; the
- * report point reader (report-point-shape.ts) builds the same two tables of its own.
+ * comparison a value. The Parquet shape reader (lake/parquet/shape-reader.ts) and the report
+ * point reader (report-point-shape.ts) read by them.
  */
 import type { JsonShape } from './json-shape.js';
 

@@ -13,6 +13,7 @@
 import type { ReportPoint } from './types.js';
 import { isDigit, numberEnd, readNumber, skipString, skipValue } from './json-bytes.js';
 import { equalBytes, jsonShape, Learn, ShapeLearning, Slot, type JsonShape, type ShapeRules } from './json-shape.js';
+import { shapeSkips } from './json-shape-skips.js';
 import { blank, setField } from './report-point-members.js';
 import { fieldOfName } from './report-point-names.js';
 import { isNumeric, readValue, valueEnd } from './report-point-values.js';
@@ -42,9 +43,9 @@ export class ShapePoints {
   private fields = new Uint8Array(0);
   private depths = new Uint8Array(0);
   /** Per template byte: how many values end, with the byte after them, before it (the values the equal bytes up to it pass). */
-  private passed = new Uint16Array(1);
+  private passed: Uint16Array = new Uint16Array(1);
   /** Per value: the first from it on that is not learnt (read each time), or the number of values. */
-  private nextRead = new Uint16Array(0);
+  private nextRead: Uint16Array = new Uint16Array(0);
   /** The learnt values of the wanted members, the others undefined: each point starts as a copy (copy()), not ten members set. */
   private learnt = blank();
   private readonly learning = new ShapeLearning();
@@ -112,7 +113,8 @@ export class ShapePoints {
       return;
     }
     const shape = jsonShape(feature, RULES);
-    if (shape === undefined || shape.slots.length >= 0xffff) return;
+    const skips = shape && shapeSkips(shape);
+    if (shape === undefined || skips === undefined) return;
     const n = shape.slots.length;
     this.fields = new Uint8Array(n);
     this.depths = new Uint8Array(n);
@@ -129,13 +131,7 @@ export class ShapePoints {
       const from = shape.at[2 * k + 1] as number;
       if (field !== 0 && (shape.at[2 * k + 2] as number) > from) setField(learnt, field, readValue(bytes, from, isNumeric(field)));
     }
-    this.passed = new Uint16Array(shape.size + 1);
-    for (let k = 0, pos = 0; pos <= shape.size; pos++) {
-      while (k < n && (shape.at[2 * k + 2] as number) < pos) k++;
-      this.passed[pos] = k;
-    }
-    this.nextRead = new Uint16Array(n);
-    for (let k = n - 1; k >= 0; k--) this.nextRead[k] = shape.at[2 * k + 2] === shape.at[2 * k + 1] ? k : k + 1 < n ? (this.nextRead[k + 1] as number) : n;
+    ({ passed: this.passed, nextRead: this.nextRead } = skips);
     this.learnt = learnt;
     this.shape = shape;
   }
