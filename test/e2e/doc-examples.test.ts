@@ -106,6 +106,10 @@ function runExample(command: string, dir: string, env: Record<string, string>, r
     // A cron example's absolute path lands in the test's directory instead.
     const line = command.replaceAll('/var/lib/', `${dir}/var/lib/`);
     const child = spawn('bash', ['-c', `${line} >/dev/null`], { cwd: dir, env, stdio: ['pipe', 'ignore', 'pipe'], detached: true });
+    // An example that reads no input may have ended before it is written: that is no error.
+    child.stdin.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') reject(err);
+    });
     child.stdin.end(input);
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
