@@ -108,7 +108,7 @@ if (files.length === 0) {
 }
 // Six files at once on two cores: most files spend most of their time waiting (for the
 // processes they start, a server, a timer). Measured idle on a fresh clone, 2026-11-28: 271 s
-// with four at once, 243 s with six, 243 s with eight. TRACKCTL_TEST_CONCURRENCY sets another number.
+// with four at once, 243 and 269 s with six, 243 s with eight. TRACKCTL_TEST_CONCURRENCY sets another number.
 // The timeout only bounds a hang: Node applies it to each file as a whole too, and a heavy
 // file (history-fleet, watch) takes several minutes on a 2-core machine at load 20+.
 const concurrency = process.env.TRACKCTL_TEST_CONCURRENCY ?? '6';
