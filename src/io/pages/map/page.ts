@@ -131,7 +131,7 @@ function shown(value: unknown): unknown {
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const v: unknown = value[i];
-      if (typeof v !== 'string' && (typeof v !== 'object' || v === null)) continue;
+      if (!holdsText(v)) continue;
       const s = shown(v);
       if (s !== v) (copy ??= value.slice())[i] = s;
     }
@@ -139,11 +139,14 @@ function shown(value: unknown): unknown {
   }
   let copy: Record<string, unknown> | undefined;
   for (const [k, v] of Object.entries(value)) {
+    if (!holdsText(v)) continue;
     const s = shown(v);
-    if (s !== v && !Number.isNaN(v)) (copy ??= { ...value })[k] = s;
+    if (s !== v) (copy ??= { ...value })[k] = s;
   }
   return copy ?? value;
 }
+
+const holdsText = (v: unknown): boolean => typeof v === 'string' || (typeof v === 'object' && v !== null);
 
 /**
  * JSON safe inside a <script> element: no "</script>" or "<!--" can close or confuse it. Its
