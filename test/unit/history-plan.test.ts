@@ -5,7 +5,7 @@ import type { ReportFeature } from '../../src/api/types.js';
 import { UsageError } from '../../src/errors.js';
 import { Cursor, OVERLAP_S, Poll } from '../../src/runs/cursor.js';
 import { DEFAULT_WINDOW_S, parsePlan } from '../../src/commands/history/options.js';
-import { groupedCount } from '../../src/commands/history/fleet.js';
+import { formatCount } from '../../src/io/terminal/progress.js';
 
 const NOW_MS = Date.UTC(2026, 10, 21, 12) / 1000 * 1000;
 const NOW = NOW_MS / 1000;
@@ -128,6 +128,6 @@ test('cursor: a reply without reports leaves it where the window or the last rep
 
 test('the progress count is grouped as en-US writes it, without Intl', () => {
   for (const n of [0, 7, 42, 999, 1000, 1001, 12_345, 999_999, 1_000_000, 1_234_567_890, Number.MAX_SAFE_INTEGER]) {
-    assert.equal(groupedCount(n), n.toLocaleString('en-US'), String(n));
+    assert.equal(formatCount(n), n.toLocaleString('en-US'), String(n));
   }
 });

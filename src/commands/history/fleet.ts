@@ -20,7 +20,7 @@ import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
 import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/delivery/outdir.js';
 import type { OutputOptions } from '../../io/formats/output.js';
-import type { Progress } from '../../io/terminal/progress.js';
+import { formatCount, type Progress } from '../../io/terminal/progress.js';
 import { Spool } from '../../io/delivery/spool.js';
 import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
@@ -230,7 +230,7 @@ class HistoryRun implements FleetTarget<UnitState> {
       await write(items);
       this.reports += items.length;
       if (this.single !== undefined) this.progress?.add(items.length);
-      else this.progress?.text(`history: ${groupedCount(this.reports)} reports,`);
+      else this.progress?.text(`history: ${formatCount(this.reports)} reports,`);
     };
     if (this.checkpoint === undefined && !this.plan.follow) {
       await streamWindow(api, s.did, this.origin, counted, signal);
@@ -276,16 +276,8 @@ class HistoryRun implements FleetTarget<UnitState> {
 
 const slotOf = (s: UnitState): UnitSlot => ({ did: s.did, name: s.name, parts: s.parts });
 
-/**
- * A count as en-US writes it (12,345), without Intl: the progress text is made for every batch,
- * shown or not, and Intl's first use loads ICU's data (about 20 ms of a poll's CPU).
- */
-export function groupedCount(n: number): string {
-  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-}
-
 function plural(n: number, what: string): string {
-  return `${groupedCount(n)} ${what}${n === 1 ? '' : 's'}`;
+  return `${formatCount(n)} ${what}${n === 1 ? '' : 's'}`;
 }
 
 /** stdout redirected into a regular file (`> fleet.ndjson`): an export, as --output-file is. */

@@ -57,8 +57,12 @@ function progressWanted(io: IO, opts: ProgressOptions): boolean {
   return env.TERM !== 'dumb';
 }
 
-function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+/**
+ * A count as en-US writes it (12,345), without Intl: a fleet run's progress text is made for
+ * every batch, shown or not, and Intl's first use loads ICU's data (about 20 ms of a poll's CPU).
+ */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 }
 
 function formatRate(perSecond: number): string {
