@@ -109,9 +109,18 @@ export class KeychainStore implements SecretStore {
   }
 
   async profiles(): Promise<string[]> {
-    const found = await this.#guard('list', (signal) =>
-      this.#keyring.findCredentialsAsync(KEYCHAIN_SERVICE, undefined, signal),
-    );
+    const found = await this.#guard('list', async (signal) => {
+      // The Secret Service lists the items it holds, then each item is read: an item that another
+      // process deleted in between (its write probe, or its logout) is gone when it is read, and
+      // the whole listing fails. Listed again, it is not there.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await this.#keyring.findCredentialsAsync(KEYCHAIN_SERVICE, undefined, signal);
+        } catch (err) {
+          if (attempt === LIST_ATTEMPTS || !VANISHED_ITEM.test(describeError(err))) throw err;
+        }
+      }
+    });
     return found
       .map((c) => c.account)
       .filter((account) => !account.startsWith(PROBE_ACCOUNT_PREFIX))
@@ -171,6 +180,11 @@ export class KeychainStore implements SecretStore {
     }
   }
 }
+
+/** How many times a listing is tried when an item vanished while it was read. */
+const LIST_ATTEMPTS = 5;
+/** The bus's answer for an item object that no longer exists (zbus: UnknownMethod or UnknownObject, on an item's path). */
+const VANISHED_ITEM = /(UnknownMethod|UnknownObject)\b.*\/org\/freedesktop\/secrets\/collection\/\S+\/\S+/;
 
 const HINT = 'unlock the keychain (Secret Service) and retry, or run: trackctl config set credential-store file';
 
