@@ -176,9 +176,10 @@ describe('every example a reader is shown runs as written', { concurrency: 3 }, 
         writeFileSync(join(bin, 'trackctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
         chmodSync(join(bin, 'trackctl'), 0o755);
         fixtures(dir);
-        // What a reader has by the time they read on: a base URL in the profile, the fleet as JSON.
-        assert.equal((await h.run(['config', 'set', 'base-url', h.sandbox.url])).code, 0);
-        const fleet = await h.run(['export', '-o', 'json']);
+        // What a reader has by the time they read on: a base URL in the profile, the fleet as JSON
+        // (set-up, run in this process: the examples are what is looked at).
+        assert.equal((await h.runIn(['config', 'set', 'base-url', h.sandbox.url])).code, 0);
+        const fleet = await h.runIn(['export', '-o', 'json']);
         assert.equal(fleet.code, 0, fleet.stderr);
         writeFileSync(join(dir, 'fleet.json'), fleet.stdout);
         // The shell's variables of a script example (README: ensure-device.sh).
