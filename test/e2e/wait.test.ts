@@ -40,9 +40,11 @@ interface Met {
 }
 
 const HOUR = 3600;
-// Mid-afternoon in the Americas (15:00 UTC) of the last day: vehicles are out driving.
-const T0 = Math.floor(Date.now() / 1000 / 86400) * 86400 - 9 * HOUR;
-const T1 = T0 + 2 * HOUR;
+/** Mid-afternoon in the Americas (15:00 UTC) of the last day: vehicles are out driving. */
+const LAST_AFTERNOON = Math.floor(Date.now() / 1000 / 86400) * 86400 - 9 * HOUR;
+/** The wait starts at T0 and reports arrive until T1: the afternoon of the last day on which a parked device drives off in between (see before). */
+let T0 = LAST_AFTERNOON;
+let T1 = T0 + 2 * HOUR;
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -54,6 +56,8 @@ describe('wait', () => {
   const arriving = new Map<number, Props[]>();
   let silent = 0;
   let active = 0;
+  /** A device parked at T0 that drives off in (T0, T1]. */
+  let departs = 0;
 
   /** History requests the sandbox logged for a unit. */
   const polls = (did: number): number => h.sandbox.requests.filter((r) => r.path.startsWith(`/reports/history/${did}/`)).length;
@@ -78,6 +82,34 @@ describe('wait', () => {
   before(async () => {
     // In-process runs; spawned ones where the test signals the process.
     h = await startHarness({ now: () => clock, sessionTtl: 30 * 86400, inProcess: true });
+    const devices = (await h.json<UnitRec[]>(['units', '--category', 'device'])).filter((u) => u.did !== undefined);
+    // The fleet's days follow the date the suite runs on, and a small fleet does not leave its depots
+    // every afternoon: the sandbox's truth names the last afternoon on which a device parked at T0
+    // sets off on a trip in (T0, T1] (a fix that only reads a speed may be a jump or a parked fix's
+    // noise, which no wait calls moving).
+    for (let day = 0; day < 14 && departs === 0; day++) {
+      const t0 = LAST_AFTERNOON - day * 86400;
+      const t1 = t0 + 2 * HOUR;
+      clock = t1 * 1000; // the truth tells of what happened by the sandbox's now
+      for (const u of devices) {
+        const truth = (await (await fetch(`${h.sandbox.url}/_sandbox/truth/${u.did}?from=${t0 - HOUR}&to=${t1}`)).json()) as {
+          trips: Array<{ start: number; end: number; reports: number; inSilence: boolean; distanceKm: number }>;
+        };
+        const parkedAtT0 = !truth.trips.some((t) => t.start <= t0 && t.end >= t0);
+        const setsOff = truth.trips.some((t) => t.start > t0 && t.start < t1 - 15 * 60 && !t.inSilence && t.reports >= 3 && t.distanceKm >= 1);
+        if (!parkedAtT0 || !setsOff) continue;
+        // Parked by the reports too: a sleeping logger may never have sent the report of its arrival.
+        clock = t0 * 1000;
+        const atRest = await h.run(['wait', String(u.did), '--for', 'stopped', '--timeout', '1s']);
+        clock = t1 * 1000;
+        if (atRest.code === 0) {
+          [T0, T1, departs] = [t0, t1, u.did!];
+          break;
+        }
+      }
+    }
+    assert.ok(departs > 0, 'some device parked at T0 (by its reports too) drives off before T1, on one of the last 14 days');
+    clock = T0 * 1000;
     const list = await h.json<UnitRec[]>(['units', '--category', 'device']);
     units = new Map(list.filter((u) => u.did !== undefined).map((u) => [u.did!, u]));
     clock = T1 * 1000;
@@ -121,23 +153,17 @@ describe('wait', () => {
   });
 
   test('stopped holds at once for a parked unit; moving is met by a report that arrives during the wait', async () => {
-    // A device that drives in (T0, T1] and is parked at T0: `wait --for stopped` says so at once.
-    const drives = (did: number): boolean => (arriving.get(did) ?? []).some((p) => p.speed > 5);
-    let parked = 0;
-    for (const did of [...arriving.keys()].filter(drives)) {
-      const r = await h.run(['wait', String(did), '--for', 'stopped', '--timeout', '1s', '-o', 'json']);
-      if (r.code === 8) continue;
-      assert.equal(r.code, 0, r.stderr);
-      const met = JSON.parse(r.stdout) as Met;
-      assert.equal(met.did, did);
-      assert.ok(met.date !== null && met.date <= T0 && met.speed !== null && met.speed <= 5, `a parked report: ${r.stdout}`);
-      assert.equal(met.date, units.get(did)?.lastGPSTimestamp, 'the newest report, as GET /all-units/ dates it');
-      parked = did;
-      break;
-    }
-    assert.ok(parked > 0, 'some device parked at T0 drives later');
+    // The device that sets off (see before) is parked at T0: `wait --for stopped` says so at once.
+    const parked = departs;
+    const atRest = await h.run(['wait', String(parked), '--for', 'stopped', '--timeout', '1s', '-o', 'json']);
+    assert.equal(atRest.code, 0, atRest.stderr);
+    const rest = JSON.parse(atRest.stdout) as Met;
+    assert.equal(rest.did, parked);
+    assert.ok(rest.date !== null && rest.date <= T0 && rest.speed !== null && rest.speed <= 5, `a parked report: ${atRest.stdout}`);
+    assert.equal(rest.date, units.get(parked)?.lastGPSTimestamp, 'the newest report, as GET /all-units/ dates it');
     // Two polls: its last reports before the wait, then the first round since.
-    const r = await waitWhile(['wait', String(parked), '--for', 'moving', '--interval', '1s', '-o', 'json'], parked, 2, T1);
+    // Bounded: a wait that misses the drive is exit 8 here, not a run that never ends.
+    const r = await waitWhile(['wait', String(parked), '--for', 'moving', '--interval', '1s', '--timeout', '60s', '-o', 'json'], parked, 2, T1);
     assert.equal(r.code, 0, r.stderr);
     const met = JSON.parse(r.stdout) as Met;
     const same = (arriving.get(parked) ?? []).find((p) => p.date === met.date);
