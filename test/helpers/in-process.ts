@@ -35,6 +35,8 @@ export interface InProcessOptions {
   now?: number;
   /** Where HTTP goes: TRACKCTL_BASE_URL is set to it and its requests are returned. */
   http?: Sandbox | HttpRegistry;
+  /** A run still going after this long fails the test (it cannot be killed as a process is: it is left behind). */
+  timeoutMs?: number;
 }
 
 export interface InProcessResult {
@@ -96,7 +98,11 @@ export async function runInProcess(args: string[], opts: InProcessOptions = {}):
   const io = bufferIO({ ...opts, env });
   const clock = opts.now === undefined ? undefined : { now: () => opts.now! };
   try {
-    const code = await main(args, io, env, { clock });
+    let timer: NodeJS.Timeout | undefined;
+    const overdue = new Promise<never>((_, reject) => {
+      if (opts.timeoutMs !== undefined) timer = setTimeout(() => reject(new Error(`trackctl ${args.join(' ')} (in-process) still runs after ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    });
+    const code = await Promise.race([main(args, io, env, { clock }), overdue]).finally(() => clearTimeout(timer));
     const requests = opts.http ? opts.http.requests.slice(seen).map((r) => `${r.method} ${r.path}`) : [];
     if (opts.http && 'unexpected' in opts.http) opts.http.assertNoUnexpected();
     return { code, stdout: io.stdoutText(), stderr: io.stderrText(), requests };
