@@ -96,7 +96,7 @@ const LONGEST_FIRST = [
   'e2e/delivery.', 'e2e/start.', 'sandbox/server.', 'unit/report-point.', 'e2e/http.', 'e2e/lake-codecs.', 'e2e/history.',
   'e2e/pipe.', 'e2e/map-cli.', 'e2e/map-browser-reports.', 'e2e/lake-kill.', 'e2e/lake-s3-kill.', 'unit/lake-s3.', 'e2e/jq-hostile.',
   'unit/map-budget.', 'e2e/report-truth-stops.', 'e2e/report-truth-speed.', 'e2e/lake-layout.', 'e2e/time-zone.', 'e2e/lake-s3-env.', 'e2e/lake-s3.',
-  'unit/report-stream.', 'e2e/wait.', 'e2e/reply-shape.', 'e2e/code-cache.', 'unit/report-point-shape.',
+  'unit/report-stream.', 'e2e/wait.', 'e2e/reply-shape.', 'e2e/code-cache.', 'unit/report-point-shape.', 'keychain/keychain.',
 ];
 const rank = (f) => {
   const i = LONGEST_FIRST.findIndex((x) => f.includes(x));
