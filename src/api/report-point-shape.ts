@@ -80,15 +80,17 @@ export class ShapePoints {
       j += value - t;
       const field = fields[k] as number;
       const c = b[j] as number;
-      if (field !== 0) {
+      if (c === 0x2d || isDigit(c)) {
+        // a number (most changed values: positions, dates), as readValue reads one, without its dispatch
+        const read = readNumber(b, j, field !== 0);
+        j = numberEnd.at;
+        if (field !== 0 && j >= 0) setField(p, field, read);
+      } else if (field !== 0) {
         const read = readValue(b, j, isNumeric(field));
         j = valueEnd.at;
         if (j >= 0) setField(p, field, read);
       } else if (c === 0x22) j = skipString(b, j);
-      else if (c === 0x2d || isDigit(c)) {
-        readNumber(b, j, false);
-        j = numberEnd.at;
-      } else j = skipValue(b, j, this.depths[k] as number);
+      else j = skipValue(b, j, this.depths[k] as number);
       if (j < 0) return undefined;
       t = at[2 * k + 2] as number;
       equalTo = t + equalBytes(v, j, w, t, Math.min(size - t, b.length - j));

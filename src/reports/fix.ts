@@ -64,7 +64,16 @@ export function fartherThan(a: Position, b: Position, km: number): boolean {
   // radius of each other, the usual case of a parked unit and of the candidate stop of a moving one).
   const x = ((b.lat - a.lat) * RAD) / 2;
   const y = ((b.lng - a.lng) * RAD) / 2;
-  if (x * x + a.cosLat * b.cosLat * y * y < near) return false;
+  const xx = x * x;
+  const yy = y * y;
+  const cc = a.cosLat * b.cosLat;
+  if (xx + cc * yy < near) return false;
+  // The other way: sin²x ≥ x²(1 - x²/3) (sin x ≥ x - x³/6 ≥ 0 for 0 ≤ x ≤ √6), so below a radian
+  // (both parts positive, each within a few units in 1e-16 of its value) the term is at least
+  // this. Above the radius's term by more than the rounding of either side (1e-9; for any radius
+  // over 1e-30 of a term, none of it subnormal), the term the sines give is above it too, as the
+  // check below would find: farther, without the sines (a moving unit's fix just beyond the radius).
+  if (xx < 1 && yy < 1 && termOfKm > 1e-30 && xx * (1 - xx / 3) + cc * (yy * (1 - yy / 3)) > termOfKm * (1 + 1e-6) * (1 + 1e-9)) return true;
   const term = haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat);
   if (term < near) return false;
   if (term > termOfKm * (1 + 1e-6)) return true;

@@ -3,7 +3,7 @@
  * day when the tracker has a clock.
  */
 import type { Day, DayClock } from './days.js';
-import { distKm, fartherThan, segmentKm, type Fix } from './fix.js';
+import { distKm, legKm, segmentKm, type Fix } from './fix.js';
 import type { Centre } from './place.js';
 import type { DayPart, TripSegment } from './segments.js';
 
@@ -111,7 +111,8 @@ export class Move {
 
   private silent(a: Fix, b: Fix): void {
     const dt = b.t - a.t;
-    if (dt > this.silence && fartherThan(a, b, this.radiusKm)) this.silence = dt;
+    // legKm is the distance fartherThan compares (distKm), most often already measured for this leg
+    if (dt > this.silence && legKm(a, b) > this.radiusKm) this.silence = dt;
   }
 
   private away(f: Fix): void {

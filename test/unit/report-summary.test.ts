@@ -168,3 +168,60 @@ test('reports without a position count as reports of the day', async () => {
   const [day] = await collect(summary(r, 'UTC'));
   assert.deepEqual([day?.firstReport, day?.lastReport, day?.startOdometer, day?.endOdometer], [utc(2026, 6, 1, 10), utc(2026, 6, 1, 11), 12, 13]);
 });
+
+test("the odometer's count by day, on messy increases: each plausible one shared between the days it spans by time, as reckoned day by day", async () => {
+  const { seeded } = await import('../helpers/messy-json.js');
+  const { MAX_ODOMETER_KMH } = await import('../../src/reports/geo.js');
+  for (const tz of ['UTC', 'Asia/Kolkata', 'Europe/Berlin']) {
+    for (let seed = 1; seed <= 20; seed++) {
+      const r = seeded(seed);
+      const clock = new DayClock(tz);
+      // silences of seconds to days, dates landing on midnight sharp, repeated dates, resets, jumps (every report with an odometer:
+      // an increase across a report without one may reach a day already written, which makes a second row of that day)
+      const midnights = [utc(2026, 10, 24), utc(2026, 10, 25), utc(2026, 10, 26)].map((t) => clock.dayOf(t).start);
+      let t = utc(2026, 10, 24, 20);
+      let km = 1000;
+      const reports: ReportFeature[] = [];
+      for (let k = 0; k < 300; k++) {
+        const gap = r.pick([0, 1, 30, 600, 3599, 3 * 3600, 26 * 3600]);
+        t = r.chance(0.05) ? Math.max(t, r.pick(midnights)) : t + gap;
+        if (r.chance(0.05)) t = clock.dayOf(t).end; // midnight sharp
+        km = r.chance(0.03) ? 0 : r.chance(0.03) ? km + 5000 : km + (gap * r.int(60)) / 3600 + r.int(3) / 7;
+        reports.push(report({ date: t, lat: 52.5 + k / 1e5, lng: 13.4, speed: 0, odometer: km })); // no two alike: none dropped as a repeat
+      }
+      const got = await collect(summary(reports, tz, { ...DEFAULTS, reorderWindowS: 0 }));
+      // reckoned day by day, as the summary's rule says (a reset or a jump adds nothing)
+      const want = new Map<string, number>();
+      let last: { t: number; km: number } | undefined;
+      for (const x of reports) {
+        const odo = x.properties.odometer;
+        const day = clock.dayOf(x.properties.date).key;
+        if (typeof odo !== 'number') continue;
+        if (!last) want.set(day, 0);
+        else {
+          const delta = odo - last.km;
+          const dt = x.properties.date - last.t;
+          if (delta >= 0 && delta <= 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) {
+            if (dt <= 0) want.set(day, (want.get(day) ?? 0) + delta);
+            for (let s = last.t; dt > 0 && s < x.properties.date; ) {
+              const d = clock.dayOf(s);
+              const to = Math.min(x.properties.date, d.end);
+              want.set(d.key, (want.get(d.key) ?? 0) + (delta * (to - s)) / dt);
+              s = to;
+            }
+          }
+        }
+        last = { t: x.properties.date, km: odo };
+      }
+      // a day may come in two rows (an increase reaching a day already written): their counts add up
+      const rows = new Map<string, (number | null)[]>();
+      for (const row of got) rows.set(row.day, [...(rows.get(row.day) ?? []), row.odometerKm]);
+      assert.deepEqual([...rows.keys()].filter((d) => want.has(d)), [...want.keys()], `${tz} seed ${seed}: the days counted`);
+      for (const [day, counts] of rows) {
+        const w = want.get(day);
+        if (counts.length === 1) assert.equal(counts[0], w === undefined ? null : Math.round(w * 1000) / 1000, `${tz} seed ${seed} ${day}`);
+        else near(counts.reduce<number>((a, c) => a + (c ?? 0), 0), w ?? 0, 0.0005 * counts.length, `${tz} seed ${seed} ${day} (${counts.length} rows)`);
+      }
+    }
+  }
+});
