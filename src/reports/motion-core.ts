@@ -63,6 +63,8 @@ export abstract class MotionCore {
   get unsettledSince(): number | undefined {
     const place = this.place;
     let t = earlier(this.held?.t, this.run?.start.t);
+    // the fix held may be the end of a trip that began at the place's last fix (before a silence it drove in)
+    if (this.held !== undefined) t = earlier(t, place?.last.t);
     t = earlier(t, this.candidate[0]?.t);
     t = earlier(t, place?.leaving[0]?.t);
     if (place && !place.confirmed) t = earlier(t, place.first.t);

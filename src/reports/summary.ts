@@ -154,13 +154,18 @@ export function summaryProcessor(
     };
   };
 
-  /** The rows no report or undecided move can change any more; no array while a day waits for a move across midnight (every report then). */
+  /**
+   * The rows no report, undecided move or odometer increase can change any more; no array while a
+   * day waits for a move across midnight (every report then). The next odometer reading is shared
+   * back to the last one's date: a day from there on stays open until it comes (reports without
+   * an odometer in between would otherwise leave its share to a second row of a day written).
+   */
   const settled = (now: number): readonly DaySummary[] => {
     let out: DaySummary[] | undefined;
     const open = tracker.unsettledSince;
     while (rows.length > 0) {
       const row = rows[0] as Row;
-      if (now < row.day.end || (open !== undefined && open < row.day.end)) break;
+      if (now < row.day.end || (open !== undefined && open < row.day.end) || (odoSeen && lastOdoT < row.day.end)) break;
       rows.shift();
       (out ??= []).push(record(row));
     }
