@@ -119,7 +119,7 @@ if (lockedWorker) {
       assert.ok(store);
       // A shell loop stores and clears items as fast as secret-tool can: a listing that meets an item
       // deleted between the service's list and its read of the item must list again, not fail.
-      const churn = spawn('sh', ['-c', `i=0; while [ $i -lt 150 ]; do i=$((i+1)); printf x | secret-tool store --label churn service trackctl username "${profile}-churn-$i" && secret-tool clear service trackctl username "${profile}-churn-$i"; done`], { stdio: 'ignore' });
+      const churn = spawn('sh', ['-c', `i=0; while [ $i -lt 60 ]; do i=$((i+1)); printf x | secret-tool store --label churn service trackctl username "${profile}-churn-$i" && secret-tool clear service trackctl username "${profile}-churn-$i"; done`], { stdio: 'ignore' });
       const ended = new Promise<number | null>((resolve) => churn.on('close', resolve));
       let done = false;
       void ended.then(() => (done = true));
