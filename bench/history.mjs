@@ -2,7 +2,8 @@
 // same live sandbox reply (the sandbox runs in this process), in the same run: bytes/s of each,
 // their ratio, and trackctl's peak RSS. Optionally a baseline build of another git ref, measured
 // interleaved with this tree's build, and `curl | jq -c '.features[]'`. Not part of npm test.
-// Output goes to /dev/null and to a pipe (`| cat > /dev/null`). Each figure is the median of the
+// Output goes to /dev/null and to a pipe (`| cat > /dev/null`). Beside them, the floor: the same body copied to
+// /dev/null by undici alone (as trackctl reads it) and by Node's own HTTP client (bench/read-body.mjs). Each figure is the median of the
 // repetitions; the ratio is the median of each repetition's ratio (trackctl MB/s / curl MB/s),
 // which rides out the machine's load better than a ratio of medians. Peak RSS is the largest seen.
 // CPU is user + system seconds of the command (sh, trackctl and cat): on a loaded machine the wall
@@ -75,6 +76,13 @@ try {
       for (const sink of SINKS) {
         for (const b of builds) {
           contenders.push({ name: `${b.name}, ${sink === 'null' ? '> /dev/null' : '| cat'}`, cmd: `"${process.execPath}" "${b.bin}" history ${BENCH_UNIT_ID} --all -o ndjson ${to[sink]}`, runs: [] });
+        }
+      }
+      // The floor: the body copied to stdout by an HTTP client alone (bench/read-body.mjs), nothing checked or cut.
+      if (SINKS.includes('null')) {
+        for (const client of ['undici', 'http']) {
+          const name = client === 'undici' ? 'undici alone (body to stdout), > /dev/null' : 'node:http alone (body to stdout), > /dev/null';
+          contenders.push({ name, cmd: `"${process.execPath}" "${join(root, 'bench/read-body.mjs')}" ${client} ${url} "$(cat ${join(dir, 'cookie')})" > /dev/null`, runs: [] });
         }
       }
       if (flags.jq) contenders.push({ name: "curl | jq -c '.features[]'", cmd: `${curl} | jq -c '.features[]' > /dev/null`, runs: [] });
