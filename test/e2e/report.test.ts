@@ -147,6 +147,27 @@ describe('report', { timeout: 900_000 }, () => {
     assert.equal(quiet.stderr, '');
   });
 
+  test('a report that finds nothing says so at a terminal, as history and the lists do; a pipe and --quiet get no words', async () => {
+    const did = String(vehicles[0]);
+    // An hour after the clock: no report in it, so no row of any report.
+    const empty = ['--from', String(CLOCK_MS / 1000 + 60), '--to', String(CLOCK_MS / 1000 + 3660)];
+    const words = { trips: 'No trips found.', stops: 'No stops found.', summary: 'No reports found.', overspeed: 'No overspeed episodes found.' };
+    for (const [kind, said] of Object.entries(words)) {
+      const args = ['report', kind, did, ...empty, ...(kind === 'overspeed' ? ['--limit', '90'] : [])];
+      const tty = await h.runIn(args, { tty: { stdout: true, stderr: true }, columns: 120 });
+      assert.equal(tty.code, 0, tty.stderr);
+      assert.equal(tty.stderr.trim(), said, kind);
+      const piped = await h.runIn(args);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.equal(piped.stderr, '', `${kind} into a pipe`);
+      assert.equal((await h.runIn([...args, '--quiet'], { tty: { stdout: true, stderr: true } })).stderr, '', `${kind} --quiet`);
+    }
+    // A report with rows says nothing of the kind.
+    const rows = await h.runIn(['report', 'summary', did, ...WINDOW], { tty: { stdout: true, stderr: true }, columns: 120 });
+    assert.equal(rows.code, 0, rows.stderr);
+    assert.doesNotMatch(rows.stderr, /found/);
+  });
+
   test('geofence visits: a fence around a unit\'s known stop is entered and left', async () => {
     const did = vehicles[0] as number;
     const t = truths.get(did) as Truth;

@@ -114,6 +114,9 @@ const COLUMNS: Record<Kind, Column[]> = {
   ],
 };
 
+/** What a report without a row found nothing of, in its words: "No … found." */
+const NOTHING: Record<Kind, string> = { trips: 'trips', stops: 'stops', summary: 'reports', overspeed: 'overspeed episodes', geofence: 'geofence visits' };
+
 /** What a record becomes in a map format; a trip's path is dropped from the record itself. */
 function geoRecord(kind: Kind, rec: Rec): GeoRecord {
   if (kind === 'trips' || kind === 'overspeed') {
@@ -174,8 +177,13 @@ export function runFor(kind: Kind): Run<ReportOptions> {
       end = () => stream.end();
     } else {
       const stream = openStream(COLUMNS[kind], { ...out, format: format as (typeof TABLE_FORMATS)[number] });
-      write = (rec) => stream.write(rec);
-      end = () => stream.end();
+      let rows = 0;
+      write = (rec) => (rows++, stream.write(rec));
+      end = async () => {
+        await stream.end();
+        // A table with no row on a terminal says so, as the lists and history do (a script reads the empty output).
+        if (rows === 0 && out.tty && !ctx.globals.quiet) ctx.io.err(`No ${NOTHING[kind]} found.`);
+      };
     }
     // Rows by unit, then as each unit's report orders them (a summary's days), not as units finish.
     const ordered = new InUnitOrder(write);
