@@ -5,9 +5,10 @@
  */
 import type { DayClock } from './days.js';
 import { distKm, leaving, segmentKm, type Fix } from './fix.js';
+import { roundDegrees } from './geo.js';
 import type { Move } from './move.js';
 import type { ReportParams } from './params.js';
-import { Place } from './place.js';
+import { Centre, Place } from './place.js';
 import type { Explanation, Segment, TrackerOptions } from './segments.js';
 
 /** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
@@ -147,10 +148,12 @@ export abstract class MotionCore {
   protected tell(kind: Explanation['kind'], a: Fix, b: Fix, km: number | null, at: { lat: number; lng: number } | null, reason: string): void {
     if (!this.explain) return;
     const p = a.r.properties;
+    // a stop's centre is computed (its last bits rounded away); a fix's position is as reported
+    const round = at instanceof Centre ? roundDegrees : (deg: number): number => deg;
     this.explain({
       did: p.did, name: p.name, kind, from: a.t, to: b.t,
       distanceKm: km === null ? null : Math.round(km * 1000) / 1000,
-      lat: at ? at.lat : null, lng: at ? at.lng : null, reason,
+      lat: at ? round(at.lat) : null, lng: at ? round(at.lng) : null, reason,
     });
   }
 

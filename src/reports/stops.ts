@@ -8,6 +8,7 @@
  * its first report).
  */
 import type { ReportPoint } from '../api/types.js';
+import { roundDegrees } from './geo.js';
 import { MotionTracker } from './motion.js';
 import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
@@ -36,8 +37,8 @@ export function stopRecord(seg: StopSegment): Stop {
     arrival: a.date,
     departure: seg.departure ? seg.departure.properties.date : null,
     duration: until.properties.date - a.date,
-    lat: seg.lat,
-    lng: seg.lng,
+    lat: roundDegrees(seg.lat),
+    lng: roundDegrees(seg.lng),
     address: seg.address,
     open: seg.departure === undefined,
     partial: seg.partial,

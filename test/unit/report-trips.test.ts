@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ReportFeature, ReportPoint } from '../../src/api/types.js';
+import { roundDegrees } from '../../src/reports/geo.js';
 import { DEFAULTS, type ReportParams } from '../../src/reports/params.js';
-import { stops } from '../../src/reports/stops.js';
+import { stopProcessor, stops } from '../../src/reports/stops.js';
 import { trips } from '../../src/reports/trips.js';
-import { byUnit } from '../../src/reports/stream.js';
+import { byUnit, run } from '../../src/reports/stream.js';
 import { tripProcessor } from '../../src/reports/trips.js';
 import { collect, report, T0, Track } from './report-fixture.js';
 
@@ -257,7 +258,8 @@ test('the stops at the edges of the stream: parked from the first report, open a
   ]);
   assert.deepEqual(Object.keys(s[0] ?? {}), ['did', 'name', 'arrival', 'departure', 'duration', 'lat', 'lng', 'address', 'open', 'partial']);
   const at = u.reports.find((r) => r.properties.date === arrival)?.properties;
-  assert.deepEqual([s[1]?.lat, s[1]?.lng, s[1]?.address], [at?.lat, at?.lng, at?.address]);
+  // the place where it parked, to the seventh decimal a stop's place is shown to (the fixture's positions are computed doubles)
+  assert.deepEqual([s[1]?.lat, s[1]?.lng, s[1]?.address], [roundDegrees(at?.lat as number), roundDegrees(at?.lng as number), at?.address]);
 });
 
 test('a unit still driving when the stream ends: the trip ends at the last report, no stop after it', async () => {
@@ -269,4 +271,24 @@ test('a unit still driving when the stream ends: the trip ends at the last repor
   assert.deepEqual(t.map((x) => [x.start, x.end]), [[departure, last]]);
   const s = await collect(stops(u.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure, x.open]), [[T0, departure, false]]);
+});
+
+test('a stop\'s place is shown to the seventh decimal (its median is computed); a fix\'s position in an explanation as reported', async () => {
+  // Two fixes a parked unit alternates between: the median is their mean, whose double has noise in its last bits.
+  const lats = [33.748521, 33.748522];
+  const lngs = [-84.503609, -84.503611];
+  const parked = Array.from({ length: 40 }, (_, i) => report({ date: T0 + 60 * i, lat: lats[i % 2] as number, lng: lngs[i % 2] as number }));
+  const noisy = ((lats[0] as number) + (lats[1] as number)) / 2;
+  assert.notEqual(noisy, 33.7485215, 'the fixture does make a mean with noise');
+  // A jump the outlier rule leaves out, at a position with nine decimals, then the unit parked again.
+  const jump = report({ date: T0 + 60 * 40, lat: 33.912345678, lng: -84.312345678 });
+  const after = Array.from({ length: 6 }, (_, i) => report({ date: T0 + 60 * (41 + i), lat: lats[i % 2] as number, lng: lngs[i % 2] as number }));
+  const explained: Array<{ kind: string; lat: number | null; lng: number | null }> = [];
+  const s = await collect(run([...parked, jump, ...after], stopProcessor(DEFAULTS, { explain: (e) => void explained.push(e) })));
+  assert.equal(s.length, 1);
+  assert.deepEqual([s[0]?.lat, s[0]?.lng], [33.7485215, -84.50361]);
+  const stop = explained.find((e) => e.kind === 'stop');
+  assert.deepEqual([stop?.lat, stop?.lng], [33.7485215, -84.50361], 'the stop\'s explanation shows the same place');
+  const outlier = explained.find((e) => e.kind === 'outlier');
+  assert.deepEqual([outlier?.lat, outlier?.lng], [33.912345678, -84.312345678], 'a fix is shown as reported');
 });
