@@ -52,6 +52,12 @@ describe('report', { timeout: 900_000 }, () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stderr, /explain: \d+ \(.+\) stop .*stayed within --stop-radius 100 m/);
     assert.match(text.stderr, /explain: \d+ \(.+\) trip .*a trip \(at least --min-trip-/);
+    // In another zone, the zone's clock with its offset (the table's rows, on stdout, are unchanged).
+    const tokyo = await h.run(['report', 'trips', did, ...WINDOW, '--explain', '--tz', 'Asia/Tokyo']);
+    assert.equal(tokyo.code, 0, tokyo.stderr);
+    assert.match(tokyo.stderr, /^explain: \d+ \(.+\) stop \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\+09:00 → /m);
+    assert.doesNotMatch(tokyo.stderr, /\d{2}Z/);
+    assert.equal(tokyo.stdout, text.stdout);
     const records = await h.json<Array<{ kind: string; from: number; to: number; reason: string }>>(['report', 'stops', did, ...WINDOW, '--explain']);
     assert.ok(records.some((r) => r.kind === 'stop') && records.some((r) => r.kind === 'trip'));
     assert.deepEqual(Object.keys(records[0] ?? {}), ['did', 'name', 'kind', 'from', 'to', 'distanceKm', 'lat', 'lng', 'reason']);

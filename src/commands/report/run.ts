@@ -142,7 +142,7 @@ export function runFor(kind: Kind): Run<ReportOptions> {
     // Records: each unit's explanations wait for it, to be written in the units' order as its rows would be.
     const explained = new Map<number, Explanation[]>();
     const explainedOf = (did: number): Explanation[] => explained.get(did) ?? (explained.set(did, []).get(did) as Explanation[]);
-    if (plan.explain) explain = explainRecords ? (e) => void explainedOf(e.did).push(e) : (e) => ctx.io.err(formatExplanation(e));
+    if (plan.explain) explain = explainRecords ? (e) => void explainedOf(e.did).push(e) : (e) => ctx.io.err(formatExplanation(e, plan.tz));
     let processor = (): UnitProcessor<Rec> => makeProcessor(kind, plan, fences, geo, explain) as UnitProcessor<Rec>;
     let write: (rec: Rec) => Promise<void>;
     let end: () => Promise<void>;

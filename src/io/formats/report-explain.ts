@@ -4,6 +4,7 @@
  */
 import { sanitizeText } from '../../sanitize.js';
 import { formatRfc3339 } from '../format-time.js';
+import { isUtcName, wallTime } from '../../time-zone.js';
 import type { Column } from './render/types.js';
 
 /** The fields of an explanation record, in order. */
@@ -30,9 +31,23 @@ export interface ExplanationText {
   reason: string;
 }
 
-/** One line: `explain: 2004 (Truck 4) stop 2026-11-23T19:30:00Z → 2026-11-23T20:05:00Z at 33.75,-84.39: stayed …`. */
-export function formatExplanation(e: ExplanationText): string {
+/**
+ * One line: `explain: 2004 (Truck 4) stop 2026-11-23 14:30:00-05:00 → 2026-11-23 15:05:00-05:00 at
+ * 33.75,-84.39: stayed …`: times on the invocation's zone's clock with its offset (a line read
+ * alone still names its instant), `2026-11-23T19:30:00Z` in UTC.
+ */
+export function formatExplanation(e: ExplanationText, zone = 'UTC'): string {
   const at = e.lat !== null && e.lng !== null ? ` at ${e.lat.toFixed(5)},${e.lng.toFixed(5)}` : '';
-  const span = e.from === e.to ? formatRfc3339(e.from) : `${formatRfc3339(e.from)} → ${formatRfc3339(e.to)}`;
+  const time = (t: number): string => (isUtcName(zone) ? formatRfc3339(t) : zonedTime(t, zone));
+  const span = e.from === e.to ? time(e.from) : `${time(e.from)} → ${time(e.to)}`;
   return `explain: ${e.did} (${sanitizeText(e.name)}) ${e.kind} ${span}${at}: ${e.reason}`;
+}
+
+/** 2026-11-23 14:30:00-05:00: the zone's clock and its offset from UTC at that instant. */
+function zonedTime(t: number, zone: string): string {
+  const w = wallTime(t, zone);
+  const offset = Math.round((Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) / 1000 - Math.floor(t)) / 60);
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  const sign = offset < 0 ? '-' : '+';
+  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
 }
