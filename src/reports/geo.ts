@@ -39,7 +39,6 @@ export function hasPosition(lat: unknown, lng: unknown): boolean {
   );
 }
 
-/** The fastest an odometer may advance between two reports, km/h; faster is a jump or a unit change. */
 /**
  * A computed coordinate (a stop's median, the middle of two fixes) as a record shows it: to
  * the seventh decimal, about a centimetre, so the sum's last bits do not show (33.7485215, not
@@ -47,6 +46,7 @@ export function hasPosition(lat: unknown, lng: unknown): boolean {
  */
 export const roundDegrees = (deg: number): number => Math.round(deg * 1e7) / 1e7;
 
+/** The fastest an odometer may advance between two reports, km/h; faster is a jump or a unit change. */
 export const MAX_ODOMETER_KMH = 250;
 
 /** Odometer distance between two reports when plausible, else undefined. */
