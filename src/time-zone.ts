@@ -94,7 +94,7 @@ function asUtc(w: WallTime): number {
 }
 
 /** The zone's offset from UTC at unix second t, in seconds (east positive). */
-function offsetAt(t: number, zone: string): number {
+export function offsetAt(t: number, zone: string): number {
   return asUtc(wallTime(t, zone)) - Math.floor(t);
 }
 

@@ -115,13 +115,6 @@ export function summaryProcessor(
       row.odometerKm = (row.odometerKm ?? 0) + delta;
       return;
     }
-    const first = clock.dayOf(at);
-    if (bt <= first.end) {
-      // within one day, as nearly every increase is: the loop below's one step, without asking the clock again
-      const row = rowOf(first, unit);
-      row.odometerKm = (row.odometerKm ?? 0) + (delta * (bt - at)) / dt;
-      return;
-    }
     for (let t = at; t < bt; ) {
       const day = clock.dayOf(t);
       const to = Math.min(bt, day.end);

@@ -3,8 +3,8 @@
  * stop, gap or outlier, as a line of text for stderr or as records (-o json|ndjson).
  */
 import { sanitizeText } from '../../sanitize.js';
-import { formatRfc3339 } from '../format-time.js';
-import { isUtcName, wallTime } from '../../time-zone.js';
+import { formatClock, formatRfc3339 } from '../format-time.js';
+import { isUtcName, offsetAt } from '../../time-zone.js';
 import type { Column } from './render/types.js';
 
 /** The fields of an explanation record, in order. */
@@ -45,9 +45,8 @@ export function formatExplanation(e: ExplanationText, zone = 'UTC'): string {
 
 /** 2026-11-23 14:30:00-05:00: the zone's clock and its offset from UTC at that instant. */
 function zonedTime(t: number, zone: string): string {
-  const w = wallTime(t, zone);
-  const offset = Math.round((Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) / 1000 - Math.floor(t)) / 60);
-  const pad = (n: number): string => String(n).padStart(2, '0');
-  const sign = offset < 0 ? '-' : '+';
-  return `${w.year}-${pad(w.month)}-${pad(w.day)} ${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}${sign}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
+  const { date, time } = formatClock(t, zone, true);
+  const minutes = Math.round(offsetAt(t, zone) / 60);
+  const hhmm = (n: number): string => String(n).padStart(2, '0');
+  return `${date} ${time}${minutes < 0 ? '-' : '+'}${hhmm(Math.floor(Math.abs(minutes) / 60))}:${hhmm(Math.abs(minutes) % 60)}`;
 }
