@@ -90,6 +90,7 @@ function parsed(text: string): HistoryItem {
 
 /** The buffers' cells, column by column: [name, cell per row]. */
 function cells(b: ColumnBuffers): Array<[string, unknown[]]> {
+  b.settle();
   return PARQUET_COLUMNS.map((c, i) => {
     const col = b.columns[i]!;
     const out: unknown[] = [];

@@ -30,6 +30,7 @@ function item(p: Props, geometry: unknown = { type: 'Point', coordinates: [p.lng
 function row(it: HistoryItem): Record<string, unknown> {
   const b = new ColumnBuffers();
   b.append(it);
+  b.settle();
   return Object.fromEntries(PARQUET_COLUMNS.map((c, i) => {
     const col = b.columns[i]!;
     assert.equal(col.count, col.defs[0], 'a value exactly where the row has one');

@@ -124,27 +124,54 @@ export interface BufferedColumn {
   /** The values of the rows that have one, in row order: numeric kinds here (int64 as exact integers, timestamps in milliseconds)… */
   numbers: Float64Array;
   /** …and text here. */
-  readonly strings: string[];
+  strings: string[];
   /** How many of the rows have a value. */
   count: number;
+  /** Every row holds the same cell (ColumnBuffers.settle): the encoder need not look at each. */
+  uniform: boolean;
 }
 
 const INITIAL_ROWS = 1024;
 
 function column(kind: ColumnKind): BufferedColumn {
-  return { kind, defs: new Uint8Array(INITIAL_ROWS), numbers: new Float64Array(kind === 'string' ? 0 : INITIAL_ROWS), strings: [], count: 0 };
+  return { kind, defs: new Uint8Array(INITIAL_ROWS), numbers: new Float64Array(kind === 'string' ? 0 : INITIAL_ROWS), strings: [], count: 0, uniform: false };
+}
+
+/** How a column of the row group being gathered holds its cells so far. */
+const enum Mode {
+  /** One cell for every row so far (constants below), not yet written out: a unit's id, its name, the usual type. */
+  Constant,
+  /** Each row's cell written (BufferedColumn). */
+  Rows,
 }
 
 /**
  * Column buffers for up to one row group: each report is appended as one row, typed per
  * PARQUET_COLUMNS. They start small (many files of an --out-dir are small) and double as
  * rows come; clear() empties them for the next row group and keeps the memory.
+ *
+ * Most columns of a unit's reports hold one value all through a row group (its id, name and
+ * type; the address while parked). A column keeps that cell once, as a constant, until a row
+ * differs; then the run is written out (fill()) and its rows written one by one. A report read
+ * by the reply's usual shape is compared only where it differs from the learnt report
+ * (ShapeReader.dirty): every constant column is held to the learnt cell, so the rest agree.
+ * settle() writes out the constants before the row group is encoded.
  */
 export class ColumnBuffers {
   readonly columns: readonly BufferedColumn[] = PARQUET_COLUMNS.map((c) => column(c.kind));
   rows = 0;
   private readonly shape = new ShapeReader(REPORT_COLUMNS);
   private readonly reader = new RowReader(REPORT_COLUMNS);
+  private readonly modes = new Uint8Array(PARQUET_COLUMNS.length);
+  /** A constant column's cell. */
+  private readonly constTags = new Uint8Array(PARQUET_COLUMNS.length);
+  private readonly constNumbers = new Float64Array(PARQUET_COLUMNS.length);
+  private readonly constTexts: string[] = PARQUET_COLUMNS.map(() => '');
+  /** The columns whose rows are written, the first `written` of these. */
+  private readonly writing = new Int8Array(PARQUET_COLUMNS.length);
+  private written = 0;
+  /** The shape reader's `learnt` the constant columns were last held to (-1: none since they were set). */
+  private agreed = -1;
 
   /** Reports read by the reply's usual shape so far (the rest by the member reader or parsed). */
   get byShape(): number {
@@ -165,34 +192,99 @@ export class ColumnBuffers {
 
   private appendReport(item: Report): void {
     const { source, start, end } = item;
-    if (this.shape.read(source, start, end)) this.appendRead(this.shape);
+    if (this.shape.read(source, start, end)) this.appendShaped(this.shape);
     else if (this.reader.read(source, start, end)) {
       this.shape.readGenerally(source, start, end);
       this.appendRead(this.reader);
     } else this.appendFeature(item);
   }
 
+  /**
+   * The row the shape reader read: only the columns it wrote (dirty) may differ from the learnt
+   * cells, which every constant column holds; so only they are compared, and only the columns
+   * already written row by row are written.
+   */
+  private appendShaped(s: ShapeReader): void {
+    if (this.rows === 0) return this.appendRead(s);
+    if (s.learnt !== this.agreed) this.agree(s);
+    const { tags, numbers, texts, dirty } = s;
+    for (let d = 0; d < s.dirtyCount; d++) {
+      const i = dirty[d] as number;
+      if (this.modes[i] === Mode.Constant && !this.same(i, tags[i] as number, numbers[i] as number, texts[i] as string)) this.writeOut(i);
+    }
+    const row = this.rows;
+    const { writing, columns } = this;
+    for (let k = 0; k < this.written; k++) {
+      const i = writing[k] as number;
+      if (i < REPORT_COLUMNS.length) write(columns[i]!, row, tags[i] as number, numbers[i] as number, texts[i] as string);
+      else columns[i]!.defs[row] = 0; // extra
+    }
+  }
+
+  /** Every constant column held to the shape's learnt cells (extra's is null): one that differs is written out. */
+  private agree(s: ShapeReader): void {
+    const { learntTags, learntNumbers, learntTexts } = s;
+    for (let i = 0; i < PARQUET_COLUMNS.length; i++) {
+      if (this.modes[i] !== Mode.Constant) continue;
+      const same = i < REPORT_COLUMNS.length ? this.same(i, learntTags[i] as number, learntNumbers[i] as number, learntTexts[i] as string) : this.same(i, Tag.Null, 0, '');
+      if (!same) this.writeOut(i);
+    }
+    this.agreed = s.learnt;
+  }
+
   /** The row a reader read; it has no extra. */
   private appendRead({ tags, numbers, texts }: RowReader | ShapeReader): void {
-    const row = this.rows;
     const n = REPORT_COLUMNS.length;
-    for (let i = 0; i < n; i++) {
-      const c = this.columns[i]!;
-      const tag = tags[i];
-      if (tag === Tag.Number) {
-        c.defs[row] = 1;
-        c.numbers[c.count++] = numbers[i]!;
-      } else if (tag === Tag.Text) {
-        c.defs[row] = 1;
-        c.strings.push(texts[i]!);
-        c.count++;
-      } else c.defs[row] = 0;
+    for (let i = 0; i < n; i++) this.cell(i, tags[i] as number, numbers[i] as number, texts[i] as string);
+    this.cell(n, Tag.Null, 0, '');
+  }
+
+  /** Column i's cell of the row being appended. */
+  private cell(i: number, tag: number, number: number, text: string): void {
+    if (this.rows === 0) {
+      // the first row of the group: every column starts as its cell
+      this.modes[i] = Mode.Constant;
+      this.constTags[i] = tag === Tag.Absent ? Tag.Null : tag;
+      this.constNumbers[i] = number;
+      this.constTexts[i] = text;
+      this.agreed = -1;
+      return;
     }
-    this.columns[n]!.defs[row] = 0;
+    if (this.modes[i] === Mode.Constant) {
+      if (this.same(i, tag, number, text)) return;
+      this.writeOut(i);
+    }
+    write(this.columns[i]!, this.rows, tag, number, text);
+  }
+
+  /** Whether a cell is constant column i's (a number as Object.is compares it: -0 is not 0; cells are never NaN). */
+  private same(i: number, tag: number, number: number, text: string): boolean {
+    const t = this.constTags[i];
+    if (tag === Tag.Number) {
+      const c = this.constNumbers[i] as number;
+      return t === Tag.Number && number === c && (number !== 0 || 1 / number === 1 / c);
+    }
+    if (tag === Tag.Text) return t === Tag.Text && text === this.constTexts[i];
+    return t === Tag.Null;
+  }
+
+  /** Constant column i's rows so far written out as cells, and its rows from now on one by one. */
+  private writeOut(i: number): void {
+    const c = this.columns[i]!;
+    const rows = this.rows;
+    const tag = this.constTags[i];
+    if (tag === Tag.Null) c.defs.fill(0, 0, rows);
+    else {
+      c.defs.fill(1, 0, rows);
+      if (tag === Tag.Number) c.numbers.fill(this.constNumbers[i] as number, 0, rows);
+      else c.strings = new Array<string>(rows).fill(this.constTexts[i] as string);
+      c.count = rows;
+    }
+    this.modes[i] = Mode.Rows;
+    this.writing[this.written++] = i;
   }
 
   private appendFeature(item: HistoryItem): void {
-    const row = this.rows;
     const feature = item.feature as unknown as { properties?: unknown };
     const raw = feature.properties;
     const props = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Props) : {};
@@ -213,22 +305,41 @@ export class ColumnBuffers {
         if (cell !== null && cell !== fromGeometry) (extra ??= Object.create(null) as Props)[c.name] = v;
         cell = fromGeometry;
       }
-      put(this.columns[i]!, row, cell);
+      this.put(i, cell);
     }
     if (Object.keys(props).length > present) {
       for (const key of Object.keys(props)) {
         if (!KNOWN.has(key)) (extra ??= Object.create(null) as Props)[key] = props[key];
       }
     }
-    put(this.columns[REPORT_COLUMNS.length]!, row, extra === undefined ? null : JSON.stringify(extra));
+    this.put(REPORT_COLUMNS.length, extra === undefined ? null : JSON.stringify(extra));
+  }
+
+  private put(i: number, cell: Cell): void {
+    if (cell === null) this.cell(i, Tag.Null, 0, '');
+    else if (typeof cell === 'string') this.cell(i, Tag.Text, 0, cell);
+    else this.cell(i, Tag.Number, cell, '');
+  }
+
+  /** Every column's cells written out (the constants'), for the row group's encoding. */
+  settle(): void {
+    if (this.rows === 0) return;
+    for (let i = 0; i < PARQUET_COLUMNS.length; i++) {
+      if (this.modes[i] !== Mode.Constant) continue;
+      this.writeOut(i);
+      this.columns[i]!.uniform = true;
+    }
   }
 
   /** Empties the buffers (their row group is written), keeping their memory for the next. */
   clear(): void {
     this.rows = 0;
+    this.written = 0;
+    this.agreed = -1;
     for (const c of this.columns) {
       c.count = 0;
       c.strings.length = 0;
+      c.uniform = false;
     }
   }
 
@@ -246,13 +357,14 @@ export class ColumnBuffers {
   }
 }
 
-function put(c: BufferedColumn, row: number, cell: Cell): void {
-  if (cell === null) {
-    c.defs[row] = 0;
-    return;
-  }
-  c.defs[row] = 1;
-  if (typeof cell === 'string') c.strings.push(cell);
-  else c.numbers[c.count] = cell;
-  c.count++;
+/** A cell of row `row` written to column c. */
+function write(c: BufferedColumn, row: number, tag: number, number: number, text: string): void {
+  if (tag === Tag.Number) {
+    c.defs[row] = 1;
+    c.numbers[c.count++] = number;
+  } else if (tag === Tag.Text) {
+    c.defs[row] = 1;
+    c.strings.push(text);
+    c.count++;
+  } else c.defs[row] = 0;
 }

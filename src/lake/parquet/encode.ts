@@ -70,8 +70,8 @@ function dictionaryOf(c: BufferedColumn): Dictionary | undefined {
   const first = values[0]!;
   if (first !== 0 && (typeof first !== 'string' || 4 + 3 * first.length <= MAX_DICTIONARY_BYTES)) {
     let i = 1;
-    while (i < n && values[i] === first) i++;
-    if (i === n) return { values: [first], indexes: new Int32Array(n) };
+    if (!c.uniform) while (i < n && values[i] === first) i++;
+    if (c.uniform || i === n) return { values: [first], indexes: new Int32Array(n) };
   }
   const maxDistinct = Math.max(1, Math.floor(n * DICTIONARY_SHARE));
   const sample = Math.min(n, SAMPLE);
@@ -180,7 +180,7 @@ function statisticsOf(c: BufferedColumn, rows: number, dictionary: Dictionary | 
     }
     return { ...statistics, min_value: min, max_value: max };
   }
-  const [min, max] = bounds(c.numbers, c.count);
+  const [min, max] = c.uniform ? [c.numbers[0]!, c.numbers[0]!] : bounds(c.numbers, c.count);
   // The specification's signed zeros: -0 as a minimum, +0 as a maximum.
   return { ...statistics, min_value: min === 0 ? -0 : min, max_value: max === 0 ? 0 : max };
 }

@@ -47,6 +47,15 @@ export class ShapeReader {
   readonly texts: string[];
   /** Reports this reader read by a shape (a test's measure that the shape, not the member reader, read them). */
   rows = 0;
+  /** Counts the shapes learnt: the learnt cells below change only with it (columns.ts keeps a column's cells as one while they are the learnt one). */
+  learnt = 0;
+  /** The learnt report's cells: each report starts from them, and the values that differ overwrite theirs. */
+  learntTags = new Uint8Array(0);
+  learntNumbers = new Float64Array(0);
+  learntTexts: string[] = [];
+  /** The columns whose cells the last read wrote (dirtyCount of them, maybe twice): only those differ from the learnt cells. */
+  dirty = new Int8Array(0);
+  dirtyCount = 0;
   private readonly rules: ShapeRules;
   private readonly last: LastTexts;
   private readonly lat: number;
@@ -63,13 +72,6 @@ export class ShapeReader {
   /** The skip tables (json-shape-skips.ts). */
   private passed: Uint16Array = new Uint16Array(1);
   private nextRead: Uint16Array = new Uint16Array(0);
-  /** The learnt report's cells: each report starts from them, and the values that differ overwrite theirs. */
-  private learntTags = new Uint8Array(0);
-  private learntNumbers = new Float64Array(0);
-  private learntTexts: string[] = [];
-  /** The columns whose cells the last read wrote (dirtyCount of them, maybe twice): only those differ from the learnt cells. */
-  private dirty = new Int8Array(0);
-  private dirtyCount = 0;
   private readonly learning = new ShapeLearning();
   /** The bytes of the last report read, and a view of them for eight at a time. */
   private source: Buffer | undefined;
@@ -256,6 +258,7 @@ export class ShapeReader {
     this.learntTexts = this.texts.slice();
     this.dirty = new Int8Array(n + 2);
     this.dirtyCount = 0;
+    this.learnt++;
     return true;
   }
 

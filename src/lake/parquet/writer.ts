@@ -138,6 +138,7 @@ class ParquetSink implements HistorySink {
   }
 
   private async writeRowGroup(): Promise<void> {
+    this.buffers.settle();
     const { rows, columns } = this.buffers;
     const start = this.bytes.offset;
     const chunks = columns.map((c, i) =>
