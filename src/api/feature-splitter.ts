@@ -1,21 +1,34 @@
 /**
  * A history reply cut into its reports as the body arrives: FeatureSplitter finds each
  * feature's bytes in `{"features":[…],"success":…}` wherever the chunks are cut, and checks
- * them (by one regular expression, feature-match.ts, or by the point reader on the report
- * path); each becomes a Report (report-item.ts).
+ * them (by one regular expression, feature-match.ts, or by a CutReader that reads what its
+ * consumer needs from the same bytes: the point reader on the report path, the row reader for
+ * Parquet); each becomes a Report (report-item.ts).
  */
 import { ApiError } from '../errors.js';
 import { clean, FeatureCheck, matchFeature } from './feature-match.js';
 import { excerpt } from './reply.js';
-import { PointReader } from './report-point.js';
 import { Report } from './report-item.js';
-import type { ReportPoint } from './types.js';
 import { collectionValues, errorInSuccess, errorReplyError } from './tolerant.js';
 
 const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
 const [QUOTE, BACKSLASH, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];
 const MAX_FEATURE_BYTES = 64 * 1024 * 1024;
 const ENVELOPE_KEYS = new Set(['success', 'error', 'error_description', 'message', 'detail', 'errors', 'status', 'features']);
+
+/**
+ * Reads a report where the splitter finds its opening brace, in the checking expression's
+ * place: it checks the bytes (what it reads is a JSON object whose `properties` is an object),
+ * finds where the report ends and gives what it read, kept with the report (Report.read).
+ */
+export interface CutReader {
+  /** The bytes whose reports are read next: a chunk, or a report joined from several. */
+  load(chunk: Buffer): void;
+  /** What was read of the report whose opening brace is at `start` of the loaded bytes, its end in `end`; undefined where the report is malformed, unusual or cut off (the splitter scans it, and it is parsed). */
+  read(start: number): object | undefined;
+  /** Where the report just read ended. */
+  readonly end: number;
+}
 
 const isSpace = (b: number): boolean => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
 /** Bytes of a number, true, false or null. */
@@ -26,7 +39,7 @@ const isScalar = (b: number): boolean => (b >= 0x30 && b <= 0x39) || (b >= 0x61 
  * It tracks string/escape state and bracket depth and cuts out each feature's bytes.
  * A chunk boundary may fall anywhere (inside a string, an escape or a multi-byte
  * character): text is decoded only from a whole feature. Where a feature begins, the
- * fast path (FeatureCheck: the reply's usual shape, else matchFeature) tries to check and cut
+ * fast path (the CutReader, or FeatureCheck: the reply's usual shape, else matchFeature) tries to check and cut
  * it out at once; otherwise it is scanned byte by byte here and validated by JSON.parse
  * afterwards. The envelope is validated here.
  */
@@ -50,16 +63,13 @@ export class FeatureSplitter {
   /** The features of the last push hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
   verbatim = true;
 
-  /** Reads each report's point in place of the checking expression (see report-point.ts). */
-  private readonly points: PointReader | undefined;
   private readonly check = new FeatureCheck();
 
   constructor(
     private readonly status: number,
-    points = false,
-  ) {
-    this.points = points ? new PointReader() : undefined;
-  }
+    /** Reads each report in place of the checking expression. */
+    private readonly reader?: CutReader,
+  ) {}
 
   /** Feeds one chunk; returns the features completed in it, as text. */
   push(chunk: Buffer): string[] {
@@ -112,18 +122,18 @@ export class FeatureSplitter {
         start = i;
         if (b === OPEN_OBJ && (state === S.Item || state === S.FirstItem)) {
           let end = -1;
-          let point: ReportPoint | undefined;
-          if (this.points) {
-            if (!loaded) this.points.load(chunk);
+          let read: object | undefined;
+          if (this.reader) {
+            if (!loaded) this.reader.load(chunk);
             loaded = true;
-            point = this.points.read(i);
-            if (point) end = this.points.end;
+            read = this.reader.read(i);
+            if (read) end = this.reader.end;
           } else {
             latin1 ??= chunk.toString('latin1');
             end = this.check.end(latin1, i);
           }
           if (end > 0) {
-            out.push(new Report(chunk, i, end, this.verbatim, true, this.status, point));
+            out.push(new Report(chunk, i, end, this.verbatim, true, this.status, read));
             this.count++;
             this.state = S.ItemNext;
             i = end - 1;
@@ -272,11 +282,11 @@ export class FeatureSplitter {
   private takeFeature(chunk: Buffer, start: number, end: number): Report {
     if (this.parts.length === 0) return new Report(chunk, start, end, this.verbatim, false, this.status);
     const bytes = this.joined(chunk, end);
-    if (this.points) {
-      this.points.load(bytes);
-      const point = this.points.read(0);
-      const whole = point !== undefined && this.points.end === bytes.length;
-      return new Report(bytes, 0, bytes.length, this.verbatim, whole, this.status, whole ? point : undefined);
+    if (this.reader) {
+      this.reader.load(bytes);
+      const read = this.reader.read(0);
+      const whole = read !== undefined && this.reader.end === bytes.length;
+      return new Report(bytes, 0, bytes.length, this.verbatim, whole, this.status, whole ? read : undefined);
     }
     return new Report(bytes, 0, bytes.length, this.verbatim, matchFeature(bytes.toString('latin1'), 0) === bytes.length, this.status);
   }

@@ -3,18 +3,19 @@
  * A history can hold millions of reports, so the reply is never held whole: the body
  * is cut into features by FeatureSplitter (feature-splitter.ts) and each feature is parsed
  * on its own, when something asks for it: ndjson and geojson write the bytes as sent
- * (reportBytes), and the reports read only the properties they use (points: report-point.ts).
+ * (reportBytes); the reports read only the properties they use (report-point.ts) and Parquet
+ * only its cells, each by a CutReader as the reports are cut out.
  */
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { NetworkError, NotFoundError } from '../errors.js';
 import type { Api } from './client.js';
-import { FeatureSplitter } from './feature-splitter.js';
+import { FeatureSplitter, type CutReader } from './feature-splitter.js';
 import { Report, type HistoryItem } from './report-item.js';
 import { explainUnitNotFound } from './unit-ids.js';
 import { REPORT_TYPES } from './types.js';
 
-export { FeatureSplitter } from './feature-splitter.js';
+export { FeatureSplitter, type CutReader } from './feature-splitter.js';
 export { Report, type HistoryItem } from './report-item.js';
 
 export interface HistoryQuery {
@@ -57,8 +58,8 @@ export function historyPath(id: number, q: HistoryQuery): string {
 
 export interface HistoryReading {
   signal?: AbortSignal;
-  /** Each report's point is read as it is cut out (see Report.point), by a reader that checks the bytes in the checking expression's place. */
-  points?: boolean;
+  /** Reads each report as it is cut out (Report.read), checking the bytes in the checking expression's place: one reader a reply at a time. */
+  reader?: CutReader;
 }
 
 export async function openHistory(api: Api, id: number, q: HistoryQuery, reading: HistoryReading = {}): Promise<HistoryReply> {
@@ -69,8 +70,8 @@ export async function openHistory(api: Api, id: number, q: HistoryQuery, reading
   return { batches: readFeatures(res.body, res.status, reading), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
 }
 
-async function* readFeatures(body: Readable, status: number, { signal, points = false }: HistoryReading): AsyncGenerator<Report[], void, void> {
-  const splitter = new FeatureSplitter(status, points);
+async function* readFeatures(body: Readable, status: number, { signal, reader }: HistoryReading): AsyncGenerator<Report[], void, void> {
+  const splitter = new FeatureSplitter(status, reader);
   const next = chunksOf(body);
   const abort = (): void => void body.destroy();
   signal?.addEventListener('abort', abort, { once: true });

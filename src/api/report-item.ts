@@ -46,8 +46,8 @@ export class Report implements HistoryItem {
     /** The bytes were checked to be a JSON object whose `properties` is an object: parsing them cannot fail. */
     readonly checked: boolean,
     private readonly status: number,
-    /** Read with the bytes when the splitter reads points. */
-    private readonly pointValue?: ReportPoint,
+    /** What the splitter's CutReader read of the bytes (a point, a row of cells), when it had one. */
+    readonly read?: object,
   ) {}
 
   get text(): string {
@@ -58,8 +58,8 @@ export class Report implements HistoryItem {
     return (this.featureValue ??= parseFeature(this.text, this.status));
   }
 
-  /** What the report algorithms read: read with the bytes when the splitter reads points (see report-point.ts), else of the parsed feature. */
+  /** What the report algorithms read: read with the bytes when the splitter's reader was the point reader (see report-point.ts), else of the parsed feature. */
   get point(): ReportPoint {
-    return this.pointValue ?? this.feature;
+    return (this.read as ReportPoint | undefined) ?? this.feature;
   }
 }

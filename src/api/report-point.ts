@@ -32,6 +32,8 @@
  * template of its bytes learnt from a report read here, json-shape.ts), which reads only the
  * values that differ from the learnt report's; this way is for the reports it does not take.
  */
+import type { CutReader } from './feature-splitter.js';
+import { PaddedBytes } from './padded-bytes.js';
 import type { ReportPoint } from './types.js';
 import { isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
 import { isNumeric, readValue, valueEnd } from './report-point-values.js';
@@ -41,17 +43,6 @@ import { named, nameEnd, readName } from './report-point-names.js';
 
 /** Where the value just read ended, -1 when it was malformed (module state: no allocation per value). */
 let pos = 0;
-
-/**
- * Zero bytes after the bytes read. No loop below reads past a zero byte (it ends a string, a
- * number, a name and white space, and is no token), and none reads more than 5 bytes past
- * the byte that stopped it, so no read falls outside the buffer: one out-of-bounds read
- * makes V8 recompile every read of these loops in a slower, generic form.
- */
-const GUARD = 8;
-
-/** The largest copy kept from one chunk to the next (a report spanning chunks is joined, and may be larger). */
-const KEPT = 1 << 20;
 
 /** The number at `i` (json-bytes.ts readNumber); pos past it, -1 when malformed. */
 function number(b: Buffer, i: number, keep: boolean): number {
@@ -209,19 +200,13 @@ function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportP
 
 /**
  * Reads the points of the reports in a chunk of a reply: load() the chunk, then read() at
- * each report's opening brace. The chunk is copied into a buffer of its own with the zero
- * guard after it (a copy costs far less than what the guard saves).
+ * each report's opening brace (the splitter's CutReader on the report path). The chunk is read
+ * from a copy with zero bytes after it (padded-bytes.ts).
  */
-export class PointReader {
+export class PointReader implements CutReader {
   /** Where the last report read ended. */
   end = 0;
-  /**
-   * The loaded bytes and the guard; a buffer of up to KEPT bytes is kept for the next chunk.
-   * Made as large as the first chunk needs (a fleet run makes a reader for each unit's reply).
-   */
-  private padded = Buffer.alloc(GUARD);
-  private view = new DataView(this.padded.buffer, this.padded.byteOffset, this.padded.length);
-  private kept = this.padded;
+  private readonly padded = new PaddedBytes();
   /** The members of the last report read. */
   private readonly members = new Members();
   /** The reply's usual shape, tried first (report-point-shape.ts); none for a test's reader that compares the two ways. */
@@ -232,27 +217,22 @@ export class PointReader {
   }
 
   load(chunk: Buffer): void {
-    const n = chunk.length;
     this.members.keep();
-    const padded = this.kept.length >= n + GUARD ? this.kept : Buffer.alloc(n + GUARD);
-    if (padded !== this.padded) this.view = new DataView(padded.buffer, padded.byteOffset, padded.length);
-    this.padded = padded;
-    if (padded.length <= KEPT) this.kept = padded;
-    chunk.copy(padded, 0);
-    padded.fill(0, n, n + GUARD);
+    this.padded.load(chunk);
   }
 
   /** The point of the report whose opening brace is at `start` in the loaded chunk, or undefined: malformed, unusual or cut off (see above). */
   read(start: number): ReportPoint | undefined {
+    const { bytes, view } = this.padded;
     const shape = this.shape;
-    const shaped = shape?.read(this.padded, this.view, start);
+    const shaped = shape?.read(bytes, view, start);
     if (shaped !== undefined) {
       this.end = (shape as ShapePoints).end;
       return { properties: shaped };
     }
-    const point = readFeature(this.padded, this.view, start, this.members);
+    const point = readFeature(bytes, view, start, this.members);
     if (point === undefined) this.members.count = 0;
-    else shape?.missed(this.padded, start, pos);
+    else shape?.missed(bytes, start, pos);
     this.end = pos;
     return point;
   }

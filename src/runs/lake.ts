@@ -4,7 +4,7 @@
  * the Parquet sinks from here. Each module of the lake loads only when a run asks for it; what is
  * imported statically are the small declarations the commands' options name.
  */
-import type { HistoryQuery } from '../api/history.js';
+import type { CutReader, HistoryQuery } from '../api/history.js';
 import type { IO } from '../io/delivery/streams.js';
 import type { HistorySink } from '../io/pages/geo/sink.js';
 import type { Recovered } from '../lake/journal.js';
@@ -76,6 +76,12 @@ export async function lakeTarget(o: LakeTargetOptions): Promise<Target> {
   const journal = o.checkpoint ? journalOf(o.checkpoint, runId, await o.storage.home()) : undefined;
   const settings = { partition: o.partition, ext: o.ext, maxFileBytes: o.maxFileBytes, runId };
   return lakeRunTarget(new LakeTarget({ storage: o.storage, settings, journal, openSink: o.openSink }));
+}
+
+/** A reader of each report's Parquet cells as a reply is cut (lake/parquet/cut-reader.ts): one reply at a time. */
+export async function parquetCutReader(): Promise<CutReader> {
+  const parquet = await import('../lake/parquet/index.js');
+  return new parquet.ParquetCutReader();
 }
 
 /** What a run's Parquet files of history say of themselves. */

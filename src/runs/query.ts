@@ -1,13 +1,13 @@
 /** One history request of a unit, its reports handed to `write` a reply chunk at a time, through the unit's cursor when it has one. */
 import type { Api } from '../api/client.js';
-import { openHistory, type HistoryItem, type HistoryQuery } from '../api/history.js';
+import { openHistory, type HistoryItem, type HistoryQuery, type HistoryReading } from '../api/history.js';
 import { Poll, type Cursor } from './cursor.js';
 
 export type WriteReports = (items: readonly HistoryItem[]) => Promise<void>;
 
 /** Streams one reply into `write`; returns the service's clock (Date header) when it gave one. */
-export async function streamWindow(api: Api, did: number, query: HistoryQuery, write: WriteReports, signal?: AbortSignal): Promise<number | undefined> {
-  const reply = await openHistory(api, did, query, { signal });
+export async function streamWindow(api: Api, did: number, query: HistoryQuery, write: WriteReports, reading: HistoryReading = {}): Promise<number | undefined> {
+  const reply = await openHistory(api, did, query, reading);
   for await (const batch of reply.batches) await write(batch);
   return reply.serverTime;
 }
@@ -25,14 +25,14 @@ export async function pollUnit(
   origin: HistoryQuery,
   reportTypes: readonly string[] | undefined,
   write: WriteReports,
-  signal?: AbortSignal,
+  reading: HistoryReading = {},
   keepPrinted = false,
   proven?: number,
 ): Promise<number | undefined> {
   const query = cursor.next(origin, reportTypes);
   const current = new Poll();
   try {
-    const serverTime = await streamWindow(api, did, query, (batch) => write(current.fresh(batch, cursor.seen)), signal);
+    const serverTime = await streamWindow(api, did, query, (batch) => write(current.fresh(batch, cursor.seen)), reading);
     cursor.commit(current, query, serverTime, proven);
     return serverTime;
   } catch (err) {

@@ -14,6 +14,7 @@ import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
 import { tolerantFeature } from '../../src/api/tolerant.js';
+import { PointReader } from '../../src/api/report-point.js';
 import { openHistorySink, featureLine } from '../../src/io/pages/geo/sink.js';
 import type { OutputOptions } from '../../src/io/formats/output.js';
 import type { IO } from '../../src/io/delivery/streams.js';
@@ -95,7 +96,7 @@ function cutAt(bytes: Buffer, cuts: number[]): Buffer[] {
 async function read(chunks: Buffer[], points = false): Promise<{ items: Report[]; error?: unknown }> {
   const items: Report[] = [];
   try {
-    const reply = await openHistory(fakeApi(chunks), 1, {}, { points });
+    const reply = await openHistory(fakeApi(chunks), 1, {}, { reader: points ? new PointReader() : undefined });
     for await (const batch of reply.batches) items.push(...batch);
   } catch (error) {
     return { items, error };
@@ -160,7 +161,7 @@ async function sameWhereverCut(points: boolean): Promise<void> {
 
 test('reading points: the reader takes what the expression takes and deeper nesting; the rest is parsed whole', () => {
   for (const [text, checked] of [...fast.map((f) => [f, true] as const), ...slow.map((f, i) => [f, i === 0] as const)]) {
-    const s = new FeatureSplitter(200, true);
+    const s = new FeatureSplitter(200, new PointReader());
     const [report, ...rest] = s.cut(body([text]));
     s.end();
     assert.equal(rest.length, 0);
@@ -295,7 +296,7 @@ test('fast path: a feature of megabytes, over many chunks, is checked whole; a l
   s.end();
   assert.deepEqual(reports.map((r) => r.text.length), [bench.length, big.length, bench.length]);
   assert.deepEqual(reports.map((r) => r.checked), [true, true, true]);
-  const withPoints = new FeatureSplitter(200, true);
+  const withPoints = new FeatureSplitter(200, new PointReader());
   const read: Report[] = [];
   for (let at = 0; at < bytes.length; at += 65536) read.push(...withPoints.cut(bytes.subarray(at, at + 65536)));
   withPoints.end();

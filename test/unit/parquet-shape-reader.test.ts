@@ -13,6 +13,7 @@ import { tolerantFeature } from '../../src/api/tolerant.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { openParquetStream, REPORT_COLUMNS } from '../../src/lake/parquet/index.js';
 import { ColumnBuffers } from '../../src/lake/parquet/columns.js';
+import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
 
 const NAMES = REPORT_COLUMNS.map((c) => c.name);
@@ -83,20 +84,14 @@ async function parquet(batches: ReadonlyArray<readonly HistoryItem[]>): Promise<
   return Buffer.concat(out);
 }
 
-/** How many of the reports the reply's learnt shape reads (the rest go to the member reader or are parsed). */
-function readByShape(reports: readonly HistoryItem[]): number {
-  const buffers = new ColumnBuffers();
-  for (const report of reports) buffers.append(report);
-  return buffers.byShape;
-}
-
 test('reports read by the reply\'s learnt shape write the same Parquet file as the same reports parsed, on messy replies', async () => {
   let reports = 0;
   let byShape = 0;
   for (let seed = 1; seed <= 12; seed++) {
     const r = seeded(seed);
     const { texts, chunks } = reply(r, 2500);
-    const splitter = new FeatureSplitter(200);
+    const reader = new ParquetCutReader();
+    const splitter = new FeatureSplitter(200, reader);
     const cut = chunks.map((chunk) => splitter.cut(chunk));
     splitter.end();
     assert.equal(cut.flat().length, texts.length);
@@ -104,7 +99,7 @@ test('reports read by the reply\'s learnt shape write the same Parquet file as t
     const [fromBytes, fromFeatures] = [await parquet(cut), await parquet([parsed])];
     assert.ok(fromBytes.equals(fromFeatures), `seed ${seed}: the files differ`);
     reports += texts.length;
-    byShape += readByShape(cut.flat());
+    byShape += reader.byShape;
   }
   // Most reports were read by the shape, not by the member reader or parsed.
   assert.ok(byShape > reports * 0.6, `${byShape} of ${reports} read by the shape`);
@@ -124,14 +119,15 @@ test('a value the shape finds is read as JSON.parse reads it, and one that does 
     texts.push(`{"type":"Feature","properties":{${base.map(([n, u]) => `"${n}":${n === name ? v : u}`).join(',')}}}`);
     texts.push(texts[0]!);
   }
-  const splitter = new FeatureSplitter(200);
+  const reader = new ParquetCutReader();
+  const splitter = new FeatureSplitter(200, reader);
   const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
   splitter.end();
   const parsed = texts.map((text): HistoryItem => ({ text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true }));
   assert.ok((await parquet([cut])).equals(await parquet([parsed])));
   // All but the first usual report (the general reader's, which teaches the shape), and the 12 odd values that fit (not a huge
   // aid, 1e400, satellites out of range or 7.5, a date of 1e300).
-  assert.equal(readByShape(cut), 99 + odd.length + 12);
+  assert.equal(reader.byShape, 99 + odd.length + 12);
 });
 
 test('a report that differs from the learnt one where eight bytes compared at once would hide it is read as the general path reads it', async () => {
@@ -158,13 +154,14 @@ test('a report that differs from the learnt one where eight bytes compared at on
   for (let i = 0; i < 100; i++) texts.push(text(i));
   for (const change of values) texts.push(text(7, change), text(8));
   for (const other of others) texts.push(other, text(9));
-  const splitter = new FeatureSplitter(200);
+  const reader = new ParquetCutReader();
+  const splitter = new FeatureSplitter(200, reader);
   const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
   splitter.end();
   const parsed = texts.map((t): HistoryItem => ({ text: t, feature: tolerantFeature(JSON.parse(t) as ReportFeature), verbatim: true }));
   assert.ok((await parquet([cut])).equals(await parquet([parsed])));
   // All but the first usual report (the one that teaches the shape) and the reports shaped otherwise.
-  assert.equal(readByShape(cut), texts.length - 1 - others.length);
+  assert.equal(reader.byShape, texts.length - 1 - others.length);
 });
 
 test('usual reports between reports of another shape keep the learnt shape: it is learnt again only after 64 misses in a row', async () => {
@@ -178,13 +175,14 @@ test('usual reports between reports of another shape keep the learnt shape: it i
   const texts: string[] = [];
   for (let i = 0; i < 100; i++) texts.push(text(i, false));
   for (let i = 100; i < 300; i++) texts.push(text(i, false), text(i, true));
-  const splitter = new FeatureSplitter(200);
+  const reader = new ParquetCutReader();
+  const splitter = new FeatureSplitter(200, reader);
   const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
   splitter.end();
   const parsed = texts.map((t): HistoryItem => ({ text: t, feature: tolerantFeature(JSON.parse(t) as ReportFeature), verbatim: true }));
   assert.ok((await parquet([cut])).equals(await parquet([parsed])));
   // Every usual report but the first (which teaches the shape): the other shape never misses 64 times in a row, so it is never learnt.
-  assert.equal(readByShape(cut), 299);
+  assert.equal(reader.byShape, 299);
 });
 
 /** The settled cells of the buffers, row by row: [column name, cell] pairs (-0 told from 0). */
@@ -207,7 +205,8 @@ test('a row group holds each row\'s own cells: a column kept as one cell while t
   for (let seed = 1; seed <= 8; seed++) {
     const r = seeded(seed);
     const { texts, chunks } = reply(r, 1500);
-    const splitter = new FeatureSplitter(200);
+    const reader = new ParquetCutReader();
+    const splitter = new FeatureSplitter(200, reader);
     const cut = chunks.flatMap((chunk) => splitter.cut(chunk));
     // Runs of the same cell broken now and then: a constant name, -0 after 0, a null after a number, a report parsed between.
     const items: HistoryItem[] = cut.map((report, i) => (i % 97 === 5 ? { text: texts[i]!, feature: tolerantFeature(JSON.parse(texts[i]!) as ReportFeature), verbatim: true } : report));
@@ -220,6 +219,6 @@ test('a row group holds each row\'s own cells: a column kept as one cell while t
       return rowsOf(b)[0];
     });
     assert.deepEqual(rowsOf(together), alone, `seed ${seed}`);
-    assert.ok(together.byShape > items.length / 2);
+    assert.ok(reader.byShape > items.length / 2);
   }
 });

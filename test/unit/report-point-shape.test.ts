@@ -101,7 +101,7 @@ test('point reader: through the splitter, chunks cut anywhere, every report read
     const r = seeded(1000 + seed);
     const texts = stream(r, 300).filter((t) => expected(t) !== undefined);
     const reply = Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`, 'utf8');
-    const splitter = new FeatureSplitter(200, true);
+    const splitter = new FeatureSplitter(200, new PointReader());
     const got: Record<string, unknown>[] = [];
     for (let i = 0; i < reply.length; ) {
       const size = 1 + r.int(r.chance(0.5) ? 64 : 4096);

@@ -24,7 +24,7 @@ import { formatCount, type Progress } from '../../io/terminal/progress.js';
 import { Spool } from '../../io/delivery/spool.js';
 import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
-import { lakeTarget, openLake, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage, type Recovered } from '../../runs/lake.js';
+import { lakeTarget, openLake, parquetCutReader, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage, type Recovered } from '../../runs/lake.js';
 import { runFleet, type Delivery, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { describeSelection, type SelectedUnit } from '../../runs/select.js';
@@ -232,14 +232,16 @@ class HistoryRun implements FleetTarget<UnitState> {
       if (this.single !== undefined) this.progress?.add(items.length);
       else this.progress?.text(`history: ${formatCount(this.reports)} reports,`);
     };
+    // Parquet's cells are read as each reply is cut, in place of its check: each byte is looked at once.
+    const reading = { signal, reader: this.format === 'parquet' ? await parquetCutReader() : undefined };
     if (this.checkpoint === undefined && !this.plan.follow) {
-      await streamWindow(api, s.did, this.origin, counted, signal);
+      await streamWindow(api, s.did, this.origin, counted, reading);
       return;
     }
-    await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, signal, keepPrinted, this.proven);
+    await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
     // A large reply (a first window) leaves many keys; one more query from the new cursor
     // brings only the last minutes again, whose keys are then all that need keeping.
-    if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, signal, keepPrinted, this.proven);
+    if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
   }
 
   private async openTarget(title: string): Promise<Target> {

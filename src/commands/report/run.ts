@@ -6,6 +6,7 @@
  */
 import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
+import { PointReader } from '../../api/report-point.js';
 import { UsageError } from '../../errors.js';
 import { openStream, type Column, type Rec } from '../../io/formats/output.js';
 import { EXPLAIN_COLUMNS, formatExplanation } from '../../io/formats/report-explain.js';
@@ -257,7 +258,7 @@ function both(a: UnitProcessor<unknown>, b: UnitProcessor<unknown>): UnitProcess
 
 /** One unit's window through its processor; records are written as they complete. */
 async function reportUnit(api: Api, unit: SelectedUnit, plan: ReportPlan, processor: UnitProcessor<Rec>, write: (rec: Rec) => Promise<void>): Promise<void> {
-  const reply = await openHistory(api, unit.did, plan.window, { points: true });
+  const reply = await openHistory(api, unit.did, plan.window, { reader: new PointReader() });
   for await (const batch of reply.batches) {
     for (const item of batch) for (const rec of processor.push(item.point)) await write(rec);
   }

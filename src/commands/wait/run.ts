@@ -117,14 +117,14 @@ function waitTarget(ctx: Context, plan: WaitPlan, condition: Condition, out: Out
     async turn(w, signal) {
       if (w.seedFrom !== undefined) {
         const seed = collector(clock);
-        const serverTime = await streamWindow(api, w.did, { from: w.seedFrom }, seed.write, signal);
+        const serverTime = await streamWindow(api, w.did, { from: w.seedFrom }, seed.write, { signal });
         w.wait.seed(byDate(seed.items), clock.at(serverTime) ?? start);
         w.seedFrom = undefined;
         w.seen = true;
         if (w.wait.met) return;
       }
       const reports = collector(clock);
-      const serverTime = await pollUnit(api, w.did, w.cursor, {}, undefined, reports.write, signal);
+      const serverTime = await pollUnit(api, w.did, w.cursor, {}, undefined, reports.write, { signal });
       w.wait.observe(byDate(reports.items));
       const now = clock.at(serverTime);
       if (now !== undefined) w.wait.tick(now);

@@ -175,7 +175,7 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
           before.push(item.feature.properties);
           this.service.saw(item.feature.properties.date);
         }
-      }, abort);
+      }, { signal: abort });
       seedState(w.state, byDate(before.filter((r) => typeof r.date === 'number' && Number.isFinite(r.date))), this.params);
       w.seedFrom = undefined;
     }
@@ -185,7 +185,7 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
         reports.push(item.feature.properties);
         this.service.saw(item.feature.properties.date);
       }
-    }, abort);
+    }, { signal: abort });
     const serverTime = this.service.at(header);
     this.clock(serverTime);
     const now = serverTime ?? this.serverNow();

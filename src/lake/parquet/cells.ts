@@ -53,3 +53,42 @@ export class LastTexts {
     return (this.last[col] = b.toString('latin1', from, to));
   }
 }
+
+/** The cells of the report a shape was learnt from (shape-reader.ts): one object per shape learnt. */
+export interface LearntCells {
+  readonly tags: Uint8Array;
+  readonly numbers: Float64Array;
+  readonly texts: string[];
+}
+
+/**
+ * Cells kept for many reports, side by side: a report's are `count` from `at`, each with its
+ * column. A text cell's number is where its text is in `texts` (most cells are numbers).
+ */
+export class CellBlock {
+  static readonly SIZE = 1 << 16;
+  readonly columns = new Int8Array(CellBlock.SIZE);
+  readonly tags = new Uint8Array(CellBlock.SIZE);
+  readonly numbers = new Float64Array(CellBlock.SIZE);
+  readonly texts: string[] = [];
+  used = 0;
+
+  /** Cell k's text ('' unless it is a text cell). */
+  text(k: number): string {
+    return this.tags[k] === Tag.Text ? (this.texts[this.numbers[k] as number] as string) : '';
+  }
+}
+
+/**
+ * A report's row as the cut reader read it (cut-reader.ts), kept with the report until its row
+ * is appended: by the reply's usual shape, the learnt cells and the cells that differ from them;
+ * otherwise (learnt undefined) every report column's cell.
+ */
+export class CutRow {
+  constructor(
+    readonly block: CellBlock,
+    readonly at: number,
+    readonly count: number,
+    readonly learnt: LearntCells | undefined,
+  ) {}
+}

@@ -16,9 +16,7 @@
 import type { HistoryItem } from '../../api/history.js';
 import { Report } from '../../api/report-item.js';
 import type { ColumnKind, ParquetColumn } from './kinds.js';
-import { Tag } from './cells.js';
-import { RowReader } from './row-reader.js';
-import { ShapeReader } from './shape-reader.js';
+import { CutRow, Tag, type LearntCells } from './cells.js';
 
 export type { ColumnKind, ParquetColumn } from './kinds.js';
 
@@ -152,16 +150,14 @@ const enum Mode {
  *
  * Most columns of a unit's reports hold one value all through a row group (its id, name and
  * type; the address while parked). A column keeps that cell once, as a constant, until a row
- * differs; then the run is written out (fill()) and its rows written one by one. A report read
- * by the reply's usual shape is compared only where it differs from the learnt report
- * (ShapeReader.dirty): every constant column is held to the learnt cell, so the rest agree.
+ * differs; then the run is written out (fill()) and its rows written one by one. A row read by
+ * the reply's usual shape (CutRow, cut-reader.ts) is compared only where it differs from the
+ * learnt report: every constant column is held to the learnt cell, so the rest agree.
  * settle() writes out the constants before the row group is encoded.
  */
 export class ColumnBuffers {
   readonly columns: readonly BufferedColumn[] = PARQUET_COLUMNS.map((c) => column(c.kind));
   rows = 0;
-  private readonly shape = new ShapeReader(REPORT_COLUMNS);
-  private readonly reader = new RowReader(REPORT_COLUMNS);
   private readonly modes = new Uint8Array(PARQUET_COLUMNS.length);
   /** A constant column's cell. */
   private readonly constTags = new Uint8Array(PARQUET_COLUMNS.length);
@@ -170,73 +166,74 @@ export class ColumnBuffers {
   /** The columns whose rows are written, the first `written` of these. */
   private readonly writing = new Int8Array(PARQUET_COLUMNS.length);
   private written = 0;
-  /** The shape reader's `learnt` the constant columns were last held to (-1: none since they were set). */
-  private agreed = -1;
-
-  /** Reports read by the reply's usual shape so far (the rest by the member reader or parsed). */
-  get byShape(): number {
-    return this.shape.rows;
-  }
+  /** The learnt cells the constant columns are held to (none since they were set). */
+  private agreed: LearntCells | undefined;
+  /** Per report column, where a row read by a shape has its own cell in its block (-1: the learnt cell), while it is appended. */
+  private readonly slots = new Int32Array(REPORT_COLUMNS.length).fill(-1);
 
   /**
-   * A report cut from a reply is read from its bytes where they are usual: by the reply's
-   * usual shape (shape-reader.ts) or member by member (row-reader.ts); otherwise, and for a
-   * report made any other way, from its parsed feature. All give the same row.
+   * A report whose cells were read as it was cut (CutRow) is appended from them; any other
+   * (one the cut reader left to the splitter, or a report made any other way) from its parsed
+   * feature. Both give the same row.
    */
   append(item: HistoryItem): void {
     if (this.rows === this.columns[0]!.defs.length) this.grow();
-    if (item instanceof Report) this.appendReport(item);
+    const row = item instanceof Report ? item.read : undefined;
+    if (row instanceof CutRow) this.appendRow(row);
     else this.appendFeature(item);
     this.rows++;
   }
 
-  private appendReport(item: Report): void {
-    const { source, start, end } = item;
-    if (this.shape.read(source, start, end)) this.appendShaped(this.shape);
-    else if (this.reader.read(source, start, end)) {
-      this.shape.readGenerally(source, start, end);
-      this.appendRead(this.reader);
-    } else this.appendFeature(item);
+  private appendRow(row: CutRow): void {
+    const { block, at, count, learnt } = row;
+    const n = REPORT_COLUMNS.length;
+    if (learnt === undefined) {
+      // every column's cell, as the member reader read them
+      for (let k = at; k < at + count; k++) this.cell(block.columns[k] as number, block.tags[k] as number, block.numbers[k] as number, block.text(k));
+      this.cell(n, Tag.Null, 0, '');
+      return;
+    }
+    // Where the row's own cells lie in the block, by column (the learnt cell's where none).
+    const { slots } = this;
+    const { columns: cols, tags, numbers } = block;
+    if (this.rows === 0) {
+      for (let d = 0; d < count; d++) slots[cols[at + d] as number] = at + d;
+      for (let i = 0; i < n; i++) {
+        const k = slots[i] as number;
+        if (k < 0) this.cell(i, learnt.tags[i] as number, learnt.numbers[i] as number, learnt.texts[i] as string);
+        else this.cell(i, tags[k] as number, numbers[k] as number, block.text(k));
+      }
+      this.cell(n, Tag.Null, 0, '');
+    } else {
+      if (learnt !== this.agreed) this.agree(learnt);
+      // Only the cells that differ from the learnt ones may differ from a constant.
+      for (let d = 0; d < count; d++) {
+        const i = cols[at + d] as number;
+        const k = at + d;
+        slots[i] = k;
+        if (this.modes[i] === Mode.Constant && !this.same(i, tags[k] as number, numbers[k] as number, block.text(k))) this.writeOut(i);
+      }
+      const r = this.rows;
+      const { writing, columns } = this;
+      for (let w = 0; w < this.written; w++) {
+        const i = writing[w] as number;
+        const k = i < n ? (slots[i] as number) : -2;
+        if (k >= 0) write(columns[i]!, r, tags[k] as number, numbers[k] as number, block.text(k));
+        else if (k === -1) write(columns[i]!, r, learnt.tags[i] as number, learnt.numbers[i] as number, learnt.texts[i] as string);
+        else columns[i]!.defs[r] = 0; // extra
+      }
+    }
+    for (let d = 0; d < count; d++) slots[cols[at + d] as number] = -1;
   }
 
-  /**
-   * The row the shape reader read: only the columns it wrote (dirty) may differ from the learnt
-   * cells, which every constant column holds; so only they are compared, and only the columns
-   * already written row by row are written.
-   */
-  private appendShaped(s: ShapeReader): void {
-    if (this.rows === 0) return this.appendRead(s);
-    if (s.learnt !== this.agreed) this.agree(s);
-    const { tags, numbers, texts, dirty } = s;
-    for (let d = 0; d < s.dirtyCount; d++) {
-      const i = dirty[d] as number;
-      if (this.modes[i] === Mode.Constant && !this.same(i, tags[i] as number, numbers[i] as number, texts[i] as string)) this.writeOut(i);
-    }
-    const row = this.rows;
-    const { writing, columns } = this;
-    for (let k = 0; k < this.written; k++) {
-      const i = writing[k] as number;
-      if (i < REPORT_COLUMNS.length) write(columns[i]!, row, tags[i] as number, numbers[i] as number, texts[i] as string);
-      else columns[i]!.defs[row] = 0; // extra
-    }
-  }
-
-  /** Every constant column held to the shape's learnt cells (extra's is null): one that differs is written out. */
-  private agree(s: ShapeReader): void {
-    const { learntTags, learntNumbers, learntTexts } = s;
+  /** Every constant column held to the learnt cells (extra's is null): one that differs is written out. */
+  private agree(learnt: LearntCells): void {
     for (let i = 0; i < PARQUET_COLUMNS.length; i++) {
       if (this.modes[i] !== Mode.Constant) continue;
-      const same = i < REPORT_COLUMNS.length ? this.same(i, learntTags[i] as number, learntNumbers[i] as number, learntTexts[i] as string) : this.same(i, Tag.Null, 0, '');
+      const same = i < REPORT_COLUMNS.length ? this.same(i, learnt.tags[i] as number, learnt.numbers[i] as number, learnt.texts[i] as string) : this.same(i, Tag.Null, 0, '');
       if (!same) this.writeOut(i);
     }
-    this.agreed = s.learnt;
-  }
-
-  /** The row a reader read; it has no extra. */
-  private appendRead({ tags, numbers, texts }: RowReader | ShapeReader): void {
-    const n = REPORT_COLUMNS.length;
-    for (let i = 0; i < n; i++) this.cell(i, tags[i] as number, numbers[i] as number, texts[i] as string);
-    this.cell(n, Tag.Null, 0, '');
+    this.agreed = learnt;
   }
 
   /** Column i's cell of the row being appended. */
@@ -247,7 +244,7 @@ export class ColumnBuffers {
       this.constTags[i] = tag === Tag.Absent ? Tag.Null : tag;
       this.constNumbers[i] = number;
       this.constTexts[i] = text;
-      this.agreed = -1;
+      this.agreed = undefined;
       return;
     }
     if (this.modes[i] === Mode.Constant) {
@@ -335,7 +332,7 @@ export class ColumnBuffers {
   clear(): void {
     this.rows = 0;
     this.written = 0;
-    this.agreed = -1;
+    this.agreed = undefined;
     for (const c of this.columns) {
       c.count = 0;
       c.strings.length = 0;

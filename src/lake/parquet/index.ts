@@ -9,3 +9,4 @@ export {
 } from './writer.js';
 export { COMPRESSIONS, DEFAULT_COMPRESSION, pageCodec, type Compression, type PageCodec } from './codecs.js';
 export { historyMetadata, SCHEMA_VERSION } from './metadata.js';
+export { ParquetCutReader } from './cut-reader.js';

@@ -3,17 +3,17 @@
  * the report columns, without JSON.parse, the tolerance pass or an object per report. Parsing
  * every feature whole and then picking its properties apart was most of an export's time.
  *
- * It reads what is usual and gives up (read() returns false, and the caller appends the parsed
- * feature: columns.ts) on whatever would make the row differ from that path's in any way: a
+ * It reads what is usual and gives up (read() returns -1: the splitter scans the report and it
+ * is parsed, columns.ts appends the parsed feature) on whatever would make the row differ from that path's in any way: a
  * property the interface does not name, a value that fits no column (it goes to `extra`), a
  * number sent as text, a non-Point geometry, a properties' lat/lng that differs from the
  * geometry's, a member name with an escape, a repeated `properties` or `geometry`. So every
  * row it reads is the row the parsed feature gives, with `extra` null;
  * test/unit/parquet-row-reader.test.ts holds the two paths to the same cells.
  *
- * The bytes are those of a report the reply reader already checked or parsed (api/history.ts:
- * a malformed one fails before its batch is written), so the reading stays within them; it
- * still checks each token it reads and gives up on a surprise. A Point geometry is read by
+ * It reads a report where the splitter finds its opening brace, in place of the splitter's check
+ * (cut-reader.ts), so it checks each token it reads and gives up on anything malformed: what it
+ * takes, JSON.parse takes (test/unit/parquet-cut-reader.test.ts). A Point geometry is read by
  * point-geometry.ts, and what fits a column is decided by cells.ts, as for the shape reader.
  */
 import { isDigit, literal, numberEnd, readNumber, skipValue, ws } from '../../api/json-bytes.js';
@@ -56,28 +56,31 @@ export class RowReader {
     this.lng = columns.findIndex((c) => c.name === 'lng');
   }
 
-  /** The cells of the report in b[start, end); false when the report is unusual (see above) and must be read parsed. */
-  read(b: Buffer, start: number, end: number): boolean {
+  /**
+   * The cells of the report at `start` in b (zero bytes after it, as padded-bytes.ts loads it):
+   * where it ends, or -1 when the report is unusual (see above) or malformed and must be read parsed.
+   */
+  read(b: Buffer, start: number): number {
     this.tags.fill(Tag.Absent);
-    if (b[start] !== 0x7b) return false;
+    if (b[start] !== 0x7b) return -1;
     let properties = false;
     let isPoint = false;
     let geometry = false;
     let j = ws(b, start + 1);
-    if (b[j] === 0x7d) return false; // no properties
+    if (b[j] === 0x7d) return -1; // no properties
     for (;;) {
       const from = j + 1;
       const to = plainStringEnd(b, j);
-      if (to < 0) return false;
+      if (to < 0) return -1;
       j = ws(b, to + 1);
-      if (b[j] !== 0x3a) return false;
+      if (b[j] !== 0x3a) return -1;
       j = ws(b, j + 1);
       if (equals(b, from, to, PROPERTIES)) {
-        if (properties || b[j] !== 0x7b) return false;
+        if (properties || b[j] !== 0x7b) return -1;
         properties = true;
         j = this.properties(b, j);
       } else if (equals(b, from, to, GEOMETRY)) {
-        if (geometry) return false;
+        if (geometry) return -1;
         geometry = true;
         if (b[j] === 0x6e) j = literal(b, j, 'null') ? j + 4 : -1;
         else {
@@ -85,16 +88,16 @@ export class RowReader {
           j = pointEnd(b, j);
         }
       } else j = skipValue(b, j, 1);
-      if (j < 0) return false;
+      if (j < 0) return -1;
       j = ws(b, j);
       const c = b[j] as number;
       if (c === 0x7d) break;
-      if (c !== 0x2c) return false;
+      if (c !== 0x2c) return -1;
       j = ws(b, j + 1);
     }
-    if (!properties || j + 1 !== end) return false;
-    if (isPoint) return this.place(this.lng, point.lng) && this.place(this.lat, point.lat);
-    return true;
+    if (!properties) return -1;
+    if (isPoint && !(this.place(this.lng, point.lng) && this.place(this.lat, point.lat))) return -1;
+    return j + 1;
   }
 
   /** The geometry's coordinate in column `i`: a properties' value that differs is kept in `extra`, so that row is read parsed. */

@@ -7,6 +7,10 @@
  * member (row-reader.ts), which stays the way for every report that differs from the template
  * otherwise and for every value that does not fit its column.
  *
+ * It reads where the splitter finds a report's opening brace (cut-reader.ts), in place of the
+ * splitter's check: the template's bytes, and each value read as JSON.parse reads it, are the
+ * check, and where the template ends the report ends.
+ *
  * The shape is learnt from a report the member reader read, and learnt again after 64 misses
  * in a row (json-shape.ts's ShapeLearning, as the report point reader does); a reply whose
  * reports keep changing shape stops learning.
@@ -19,7 +23,7 @@
 import { isDigit, literal, numberEnd, readNumber, skipValue } from '../../api/json-bytes.js';
 import { equalBytes, jsonShape, Learn, ShapeLearning, Slot, type JsonShape, type ShapeRules } from '../../api/json-shape.js';
 import { shapeSkips } from '../../api/json-shape-skips.js';
-import { LastTexts, numberCell, Read, READ_OF_KIND, Tag } from './cells.js';
+import { LastTexts, numberCell, Read, READ_OF_KIND, Tag, type LearntCells } from './cells.js';
 import type { ParquetColumn } from './kinds.js';
 
 /** How a value of the template is read: a property by its column's Read (cells.ts), or one of these. */
@@ -47,12 +51,8 @@ export class ShapeReader {
   readonly texts: string[];
   /** Reports this reader read by a shape (a test's measure that the shape, not the member reader, read them). */
   rows = 0;
-  /** Counts the shapes learnt: the learnt cells below change only with it (columns.ts keeps a column's cells as one while they are the learnt one). */
-  learnt = 0;
-  /** The learnt report's cells: each report starts from them, and the values that differ overwrite theirs. */
-  learntTags = new Uint8Array(0);
-  learntNumbers = new Float64Array(0);
-  learntTexts: string[] = [];
+  /** The learnt report's cells (a new object for each shape learnt): each report starts from them, and the values that differ overwrite theirs. */
+  learnt: LearntCells = { tags: new Uint8Array(0), numbers: new Float64Array(0), texts: [] };
   /** The columns whose cells the last read wrote (dirtyCount of them, maybe twice): only those differ from the learnt cells. */
   dirty = new Int8Array(0);
   dirtyCount = 0;
@@ -73,9 +73,6 @@ export class ShapeReader {
   private passed: Uint16Array = new Uint16Array(1);
   private nextRead: Uint16Array = new Uint16Array(0);
   private readonly learning = new ShapeLearning();
-  /** The bytes of the last report read, and a view of them for eight at a time. */
-  private source: Buffer | undefined;
-  private view: DataView = new DataView(new ArrayBuffer(0));
   /** The geometry's point of the report being read. */
   private pointLng = 0;
   private pointLat = 0;
@@ -93,19 +90,21 @@ export class ShapeReader {
     this.reads = Int8Array.from(columns, (c) => READ_OF_KIND[c.kind]);
   }
 
-  /** The cells of the report in b[start, end) when it has the shape and every value fits its column; false otherwise. */
-  read(b: Buffer, start: number, end: number): boolean {
+  /**
+   * The cells of the report at `start` in b (v a view of b; zero bytes after b[0, limit), as
+   * padded-bytes.ts loads them) when it has the shape and every value fits its column: where
+   * it ends, or -1.
+   */
+  read(b: Buffer, v: DataView, start: number, limit: number): number {
     const shape = this.shape;
-    if (shape === undefined) return false;
-    if (b !== this.source) [this.source, this.view] = [b, new DataView(b.buffer, b.byteOffset, b.length)];
-    const v = this.view;
+    if (shape === undefined) return -1;
     const { at, view: w, size } = shape;
     const { passed, nextRead } = this;
     this.restore();
     // j in b is t in the template; the bytes from there to equalTo in the template are the report's.
     let j = start;
     let t = 0;
-    let equalTo = equalBytes(v, j, w, t, Math.min(size, end - j));
+    let equalTo = equalBytes(v, j, w, t, Math.min(size, limit - j));
     const n = this.ways.length;
     for (let k = 0; k < n; k++) {
       // The learnt values wholly within the equal bytes, each with the byte after it (it ended there), are the learnt ones.
@@ -117,30 +116,30 @@ export class ShapeReader {
         if (k === n) break;
       }
       const valueAt = at[2 * k + 1] as number;
-      if (equalTo < valueAt) return false; // a name or the punctuation differs
+      if (equalTo < valueAt) return -1; // a name or the punctuation differs
       // A value that differs from the learnt one, or one read each time.
       j += valueAt - t;
-      if (j >= end) return false;
+      if (j >= limit) return -1;
       j = this.value(b, j, k);
-      if (j < 0) return false;
+      if (j < 0) return -1;
       t = at[2 * k + 2] as number;
-      equalTo = t + equalBytes(v, j, w, t, Math.min(size - t, end - j));
+      equalTo = t + equalBytes(v, j, w, t, Math.min(size - t, limit - j));
     }
-    if (equalTo < size || j + size - t !== end) return false;
-    if (this.point && !(this.place(this.lng, this.pointLng) && this.place(this.lat, this.pointLat))) return false;
+    if (equalTo < size) return -1;
+    if (this.point && !(this.place(this.lng, this.pointLng) && this.place(this.lat, this.pointLat))) return -1;
     this.learning.hit();
     this.rows++;
-    return true;
+    return j + size - t;
   }
 
   /** The learnt cells back in the columns the last read wrote: copying every column each report took longer than reading. */
   private restore(): void {
-    const { tags, numbers, texts, learntTags, learntNumbers, learntTexts, dirty } = this;
+    const { tags, numbers, texts, dirty, learnt } = this;
     for (let d = 0; d < this.dirtyCount; d++) {
       const i = dirty[d] as number;
-      tags[i] = learntTags[i] as number;
-      numbers[i] = learntNumbers[i] as number;
-      texts[i] = learntTexts[i] as string;
+      tags[i] = learnt.tags[i] as number;
+      numbers[i] = learnt.numbers[i] as number;
+      texts[i] = learnt.texts[i] as string;
     }
     this.dirtyCount = 0;
   }
@@ -253,12 +252,9 @@ export class ShapeReader {
       if (col >= 0 && (shape.at[2 * k + 2] as number) > from && this.value(bytes, from, k) < 0) return false;
     }
     this.point = shape.slots.includes(Slot.PointLng);
-    this.learntTags = this.tags.slice();
-    this.learntNumbers = this.numbers.slice();
-    this.learntTexts = this.texts.slice();
+    this.learnt = { tags: this.tags.slice(), numbers: this.numbers.slice(), texts: this.texts.slice() };
     this.dirty = new Int8Array(n + 2);
     this.dirtyCount = 0;
-    this.learnt++;
     return true;
   }
 
