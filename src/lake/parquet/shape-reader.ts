@@ -46,6 +46,7 @@ function shapeRules(columns: readonly ParquetColumn[]): ShapeRules {
 }
 
 export class ShapeReader {
+  /** The cells of the last report read, in the columns it wrote (dirty); every other column's is the learnt one. */
   readonly tags: Uint8Array;
   readonly numbers: Float64Array;
   readonly texts: string[];
@@ -53,7 +54,7 @@ export class ShapeReader {
   rows = 0;
   /** The learnt report's cells (a new object for each shape learnt): each report starts from them, and the values that differ overwrite theirs. */
   learnt: LearntCells = { tags: new Uint8Array(0), numbers: new Float64Array(0), texts: [] };
-  /** The columns whose cells the last read wrote (dirtyCount of them, maybe twice): only those differ from the learnt cells. */
+  /** The columns whose cells the last read wrote (dirtyCount of them): only those differ from the learnt cells. */
   dirty = new Int8Array(0);
   dirtyCount = 0;
   private readonly rules: ShapeRules;
@@ -100,7 +101,7 @@ export class ShapeReader {
     if (shape === undefined) return -1;
     const { at, view: w, size } = shape;
     const { passed, nextRead } = this;
-    this.restore();
+    this.dirtyCount = 0;
     // j in b is t in the template; the bytes from there to equalTo in the template are the report's.
     let j = start;
     let t = 0;
@@ -130,18 +131,6 @@ export class ShapeReader {
     this.learning.hit();
     this.rows++;
     return j + size - t;
-  }
-
-  /** The learnt cells back in the columns the last read wrote: copying every column each report took longer than reading. */
-  private restore(): void {
-    const { tags, numbers, texts, dirty, learnt } = this;
-    for (let d = 0; d < this.dirtyCount; d++) {
-      const i = dirty[d] as number;
-      tags[i] = learnt.tags[i] as number;
-      numbers[i] = learnt.numbers[i] as number;
-      texts[i] = learnt.texts[i] as string;
-    }
-    this.dirtyCount = 0;
   }
 
   /**
@@ -260,8 +249,12 @@ export class ShapeReader {
 
   /** The geometry's coordinate in column `i`: a properties' value that differs is kept in `extra`, so that row is read the general way. */
   private place(i: number, v: number): boolean {
-    if (this.tags[i] === Tag.Number && this.numbers[i] !== v) return false;
-    this.dirty[this.dirtyCount++] = i;
+    // the properties' value: read from this report if it differs from the learnt one (only the dirty cells are this report's)
+    let d = this.dirtyCount - 1;
+    while (d >= 0 && this.dirty[d] !== i) d--;
+    const { tags, numbers } = d >= 0 ? this : this.learnt;
+    if (tags[i] === Tag.Number && numbers[i] !== v) return false;
+    if (d < 0) this.dirty[this.dirtyCount++] = i;
     this.tags[i] = Tag.Number;
     this.numbers[i] = v;
     return true;
