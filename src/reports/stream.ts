@@ -8,9 +8,9 @@ import type { ReportPoint } from '../api/types.js';
 /** The state machine of one unit: memory bounded whatever the number of reports. */
 export interface UnitProcessor<T> {
   /** Take the next report; returns the records it completed (often none). */
-  push(report: ReportPoint): Iterable<T>;
+  push(report: ReportPoint): readonly T[];
   /** The stream ended: returns what was still open. */
-  finish(): Iterable<T>;
+  finish(): readonly T[];
 }
 
 /** Feeds one unit's reports through a processor and yields its records as they complete. */

@@ -260,7 +260,11 @@ function both(a: UnitProcessor<unknown>, b: UnitProcessor<unknown>): UnitProcess
 async function reportUnit(api: Api, unit: SelectedUnit, plan: ReportPlan, processor: UnitProcessor<Rec>, write: (rec: Rec) => Promise<void>): Promise<void> {
   const reply = await openHistory(api, unit.did, plan.window, { reader: new PointReader() });
   for await (const batch of reply.batches) {
-    for (const item of batch) for (const rec of processor.push(item.point)) await write(rec);
+    for (const item of batch) {
+      // most reports complete nothing: no iterator for them (one would be kept across the await)
+      const recs = processor.push(item.point);
+      for (let i = 0; i < recs.length; i++) await write(recs[i]!);
+    }
   }
   for (const rec of processor.finish()) await write(rec);
 }
