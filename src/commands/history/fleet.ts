@@ -14,7 +14,7 @@
  */
 import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
-import type { HistoryItem, HistoryQuery } from '../../api/history.js';
+import type { CutReader, HistoryItem, HistoryQuery } from '../../api/history.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
@@ -117,6 +117,8 @@ class HistoryRun implements FleetTarget<UnitState> {
   readonly single: number | undefined;
   private readonly title: string;
   private readonly parquet;
+  /** Parquet's cut readers not reading a reply now: the next unit's reply takes one (it keeps the shape it learnt, and its buffers). */
+  private readonly cutReaders: CutReader[] = [];
   private checkpoint: RunCheckpoint | undefined;
   private api!: Api;
   private target!: Target;
@@ -233,15 +235,21 @@ class HistoryRun implements FleetTarget<UnitState> {
       else this.progress?.text(`history: ${formatCount(this.reports)} reports,`);
     };
     // Parquet's cells are read as each reply is cut, in place of its check: each byte is looked at once.
-    const reading = { signal, reader: this.format === 'parquet' ? await parquetCutReader() : undefined };
-    if (this.checkpoint === undefined && !this.plan.follow) {
-      await streamWindow(api, s.did, this.origin, counted, reading);
-      return;
+    // Not for a lake: it spools each unit's reports as text, and its parts are made from that.
+    const reader = this.format === 'parquet' && this.storage === undefined ? (this.cutReaders.pop() ?? (await parquetCutReader())) : undefined;
+    const reading = { signal, reader };
+    try {
+      if (this.checkpoint === undefined && !this.plan.follow) {
+        await streamWindow(api, s.did, this.origin, counted, reading);
+        return;
+      }
+      await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
+      // A large reply (a first window) leaves many keys; one more query from the new cursor
+      // brings only the last minutes again, whose keys are then all that need keeping.
+      if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
+    } finally {
+      if (reader !== undefined) this.cutReaders.push(reader);
     }
-    await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
-    // A large reply (a first window) leaves many keys; one more query from the new cursor
-    // brings only the last minutes again, whose keys are then all that need keeping.
-    if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
   }
 
   private async openTarget(title: string): Promise<Target> {
