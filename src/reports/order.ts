@@ -60,7 +60,8 @@ export function ordered<T>(options: OrderOptions, inner: UnitProcessor<T>): Unit
       held[head++] = undefined;
       if (released && sameReport(released, r)) continue;
       released = r;
-      for (const x of inner.push(r)) (out ??= []).push(x);
+      const recs = inner.push(r);
+      for (let i = 0; i < recs.length; i++) (out ??= []).push(recs[i] as T);
     }
     if (head === held.length) {
       held = [];
