@@ -43,3 +43,21 @@ export function messyJson(o: MessyJsonOptions) {
   };
   return { ws, object, value };
 }
+
+/** Bytes a broken report may gain (broken()). */
+export const NOISE = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '0', '-', '.', 'e', 'n', 'x', '\u0000', '\u001f', '\u00ff'];
+
+/** A report broken in one place: a byte dropped, added or changed (one of `noise`), or the end cut off. */
+export function broken(r: Random, text: string, noise: readonly string[] = NOISE): string {
+  const at = r.int(text.length);
+  switch (r.int(4)) {
+    case 0:
+      return text.slice(0, at) + text.slice(at + 1);
+    case 1:
+      return text.slice(0, at) + r.pick(noise) + text.slice(at);
+    case 2:
+      return text.slice(0, at) + r.pick(noise) + text.slice(at + 1);
+    default:
+      return text.slice(0, at);
+  }
+}

@@ -8,28 +8,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Report, type HistoryItem } from '../../src/api/history.js';
-import { tolerantFeature } from '../../src/api/tolerant.js';
-import type { ReportFeature } from '../../src/api/types.js';
 import { ColumnBuffers } from '../../src/lake/parquet/columns.js';
 import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
-import { seeded, type Random } from '../helpers/messy-json.js';
+import { broken, NOISE, seeded, type Random } from '../helpers/messy-json.js';
+import { parsedFeature } from '../helpers/report-points.js';
 
-const NOISE = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '0', '-', '.', 'e', 'n', 't', 'x', '\u0000', '\u001f', '\u00ff', 'é'];
-
-/** A report broken in one place: a byte dropped, added or changed, or the end cut off. */
-function broken(r: Random, text: string): string {
-  const at = r.int(text.length);
-  switch (r.int(4)) {
-    case 0:
-      return text.slice(0, at) + text.slice(at + 1);
-    case 1:
-      return text.slice(0, at) + r.pick(NOISE) + text.slice(at);
-    case 2:
-      return text.slice(0, at) + r.pick(NOISE) + text.slice(at + 1);
-    default:
-      return text.slice(0, at);
-  }
-}
+/** Bytes a broken report may gain: the usual ones, a letter of `true` and a non-ASCII one. */
+const NOISE_MORE = [...NOISE, 't', 'é'];
 
 /** The bench unit's report, its position, date and battery moving with i; now and then (odd) an odd value or member. */
 function usual(r: Random, i: number, odd = true): string {
@@ -46,17 +31,10 @@ function usual(r: Random, i: number, odd = true): string {
   return `{"type":"Feature","properties":{${props.map(([n, v]) => `"${n}":${v}`).join(',')}},"geometry":{"type":"Point","coordinates":[${lng},${lat}]}}`;
 }
 
-/** The parsed report, or undefined where the splitter's parse would refuse it. */
+/** The report as the splitter's parse gives it, or undefined where it refuses it. */
 function parsed(text: string): HistoryItem | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const p = (value as { properties?: unknown } | null)?.properties;
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof p !== 'object' || p === null) return undefined;
-  return { text, feature: tolerantFeature(value as ReportFeature), verbatim: true };
+  const feature = parsedFeature(text);
+  return feature && { text, feature, verbatim: true };
 }
 
 /** The one row of a buffer, settled: each column's cell (-0 told from 0). */
@@ -79,7 +57,7 @@ test('a report the cut reader takes is one JSON.parse takes, with the parsed rep
     const reader = new ParquetCutReader();
     // usual reports (plain: the shape's) and odd ones, one in five broken after the first 80
     const plain = Array.from({ length: 500 }, () => r.chance(0.5));
-    const texts = plain.map((p, i) => (i > 80 && r.chance(0.2) ? ((plain[i] = false), broken(r, usual(r, i))) : usual(r, i, !p)));
+    const texts = plain.map((p, i) => (i > 80 && r.chance(0.2) ? ((plain[i] = false), broken(r, usual(r, i), NOISE_MORE)) : usual(r, i, !p)));
     // chunks of one to eight reports, as a reply's
     for (let k = 0; k < texts.length; ) {
       const batch = texts.slice(k, k + 1 + r.int(8));

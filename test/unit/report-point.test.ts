@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PointReader } from '../../src/api/report-point.js';
-import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { broken, messyJson, seeded, type Random } from '../helpers/messy-json.js';
 import { expected, WANTED } from '../helpers/report-points.js';
 
 const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'message', 'x', 'späť', 'properties', 'geometry', ''];
@@ -35,23 +35,6 @@ function report(r: Random): string {
   if (r.chance(0.3)) members.push(`"extra":${value(r, 1)}`);
   members.sort(() => r.int(3) - 1);
   return `{${ws(r)}${members.join(`${ws(r)},${ws(r)}`)}${ws(r)}}`;
-}
-
-const NOISE = ['{', '}', '[', ']', '"', ',', ':', '\\', ' ', '0', '-', '.', 'e', 'n', 'x', '\u0000', '\u001f', '\u00ff'];
-
-/** A report broken in one place: a byte dropped, added or changed, or the end cut off. */
-function broken(r: Random, text: string): string {
-  const at = r.int(text.length);
-  switch (r.int(4)) {
-    case 0:
-      return text.slice(0, at) + text.slice(at + 1);
-    case 1:
-      return text.slice(0, at) + r.pick(NOISE) + text.slice(at);
-    case 2:
-      return text.slice(0, at) + r.pick(NOISE) + text.slice(at + 1);
-    default:
-      return text.slice(0, at);
-  }
 }
 
 /** Reads `text` as a report inside a chunk of a reply (other bytes before and after it). */
