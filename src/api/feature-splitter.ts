@@ -63,12 +63,12 @@ export class FeatureSplitter {
   /** The features of the last push hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
   verbatim = true;
 
-  private readonly check = new FeatureCheck();
-
   constructor(
     private readonly status: number,
     /** Reads each report in place of the checking expression. */
     private readonly reader?: CutReader,
+    /** The checking expression: one kept from an earlier reply knows its shape already. */
+    private readonly check = new FeatureCheck(),
   ) {}
 
   /** Feeds one chunk; returns the features completed in it, as text. */

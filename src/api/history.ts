@@ -10,11 +10,13 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { NetworkError, NotFoundError } from '../errors.js';
 import type { Api } from './client.js';
+import type { FeatureCheck } from './feature-match.js';
 import { FeatureSplitter, type CutReader } from './feature-splitter.js';
 import { Report, type HistoryItem } from './report-item.js';
 import { explainUnitNotFound } from './unit-ids.js';
 import { REPORT_TYPES } from './types.js';
 
+export { FeatureCheck } from './feature-match.js';
 export { FeatureSplitter, type CutReader } from './feature-splitter.js';
 export { Report, type HistoryItem } from './report-item.js';
 
@@ -60,6 +62,8 @@ export interface HistoryReading {
   signal?: AbortSignal;
   /** Reads each report as it is cut out (Report.read), checking the bytes in the checking expression's place: one reader a reply at a time. */
   reader?: CutReader;
+  /** The checking expression, kept from one reply to the next (the shape it learnt): one reply at a time. */
+  check?: FeatureCheck;
 }
 
 export async function openHistory(api: Api, id: number, q: HistoryQuery, reading: HistoryReading = {}): Promise<HistoryReply> {
@@ -70,8 +74,8 @@ export async function openHistory(api: Api, id: number, q: HistoryQuery, reading
   return { batches: readFeatures(res.body, res.status, reading), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
 }
 
-async function* readFeatures(body: Readable, status: number, { signal, reader }: HistoryReading): AsyncGenerator<Report[], void, void> {
-  const splitter = new FeatureSplitter(status, reader);
+async function* readFeatures(body: Readable, status: number, { signal, reader, check }: HistoryReading): AsyncGenerator<Report[], void, void> {
+  const splitter = new FeatureSplitter(status, reader, check);
   const next = chunksOf(body);
   const abort = (): void => void body.destroy();
   signal?.addEventListener('abort', abort, { once: true });

@@ -14,7 +14,7 @@
  */
 import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
-import type { CutReader, HistoryItem, HistoryQuery } from '../../api/history.js';
+import { FeatureCheck, type HistoryItem, type HistoryQuery, type HistoryReading } from '../../api/history.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
@@ -117,8 +117,8 @@ class HistoryRun implements FleetTarget<UnitState> {
   readonly single: number | undefined;
   private readonly title: string;
   private readonly parquet;
-  /** Parquet's cut readers not reading a reply now: the next unit's reply takes one (it keeps the shape it learnt, and its buffers). */
-  private readonly cutReaders: CutReader[] = [];
+  /** What reads the replies (Parquet's cut readers, else the checks), not reading one now: the next unit's reply takes one (it keeps the shape it learnt, and its buffers). */
+  private readonly readings: HistoryReading[] = [];
   private checkpoint: RunCheckpoint | undefined;
   private api!: Api;
   private target!: Target;
@@ -234,10 +234,8 @@ class HistoryRun implements FleetTarget<UnitState> {
       if (this.single !== undefined) this.progress?.add(items.length);
       else this.progress?.text(`history: ${formatCount(this.reports)} reports,`);
     };
-    // Parquet's cells are read as each reply is cut, in place of its check: each byte is looked at once.
-    // Not for a lake: it spools each unit's reports as text, and its parts are made from that.
-    const reader = this.format === 'parquet' && this.storage === undefined ? (this.cutReaders.pop() ?? (await parquetCutReader())) : undefined;
-    const reading = { signal, reader };
+    const kept = this.readings.pop() ?? (await this.reading());
+    const reading = { ...kept, signal };
     try {
       if (this.checkpoint === undefined && !this.plan.follow) {
         await streamWindow(api, s.did, this.origin, counted, reading);
@@ -248,8 +246,18 @@ class HistoryRun implements FleetTarget<UnitState> {
       // brings only the last minutes again, whose keys are then all that need keeping.
       if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
     } finally {
-      if (reader !== undefined) this.cutReaders.push(reader);
+      this.readings.push(kept);
     }
+  }
+
+  /**
+   * What reads a unit's reply: Parquet's cells are read as each reply is cut, in place of its
+   * check (each byte is looked at once), but not for a lake (it spools each unit's reports as
+   * text and makes its parts from that); any other reply is checked by the expression.
+   */
+  private async reading(): Promise<HistoryReading> {
+    if (this.format === 'parquet' && this.storage === undefined) return { reader: await parquetCutReader() };
+    return { check: new FeatureCheck() };
   }
 
   private async openTarget(title: string): Promise<Target> {
