@@ -8,7 +8,7 @@
  */
 
 /** Zero bytes after the bytes loaded. */
-export const GUARD = 8;
+const GUARD = 8;
 
 /** The largest buffer kept from one load to the next (a report spanning chunks is joined, and may be larger). */
 const KEPT = 1 << 20;
