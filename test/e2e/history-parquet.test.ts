@@ -156,6 +156,22 @@ describe('history -o parquet', () => {
     assert.equal(readFileSync(file, 'utf8'), piped.stdout);
   });
 
+  test('-o parquet: a reply cut off mid-body is exit 6, the old --output-file untouched, no temporary file left', async () => {
+    const file = join(h.dir, 'kept.parquet');
+    writeFileSync(file, 'old\n');
+    const faults = (spec: string) => fetch(`${h.sandbox.url}/_sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ spec }) });
+    await faults('truncate=1');
+    try {
+      const r = await h.run(['history', String(BENCH_UNIT), '--all', '-o', 'parquet', '--output-file', file]);
+      assert.equal(r.code, 6, r.stderr);
+      assert.match(r.stderr, /dropped|failed/);
+    } finally {
+      await faults('');
+    }
+    assert.equal(readFileSync(file, 'utf8'), 'old\n');
+    assert.equal(readdirSync(h.dir).filter((f) => f.endsWith('.tmp')).length, 0, 'the temporary file is removed');
+  });
+
   test('--output-file: Ctrl-C (SIGINT) mid-export removes the temporary file and leaves no FILE', async () => {
     const dir = join(h.dir, 'interrupted');
     mkdirSync(dir);
