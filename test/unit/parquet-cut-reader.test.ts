@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Report, type HistoryItem } from '../../src/api/history.js';
-import { ColumnBuffers } from '../../src/lake/parquet/columns.js';
+import { ColumnBuffers } from '../../src/lake/parquet/buffers.js';
 import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
 import { broken, NOISE, seeded, type Random } from '../helpers/messy-json.js';
 import { parsedFeature } from '../helpers/report-points.js';

@@ -12,7 +12,7 @@ import { FeatureSplitter, type HistoryItem } from '../../src/api/history.js';
 import { tolerantFeature } from '../../src/api/tolerant.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { openParquetStream, REPORT_COLUMNS } from '../../src/lake/parquet/index.js';
-import { ColumnBuffers } from '../../src/lake/parquet/columns.js';
+import { ColumnBuffers } from '../../src/lake/parquet/buffers.js';
 import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
 

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { writeFileSync } from 'node:fs';
 import type { HistoryItem } from '../../src/api/history.js';
-import { ColumnBuffers, PARQUET_COLUMNS } from '../../src/lake/parquet/columns.js';
+import { ColumnBuffers } from '../../src/lake/parquet/buffers.js';
+import { PARQUET_COLUMNS } from '../../src/lake/parquet/columns.js';
 import { openParquetFile, openParquetStream } from '../../src/lake/parquet/index.js';
 import { needPyarrow, readParquet } from '../helpers/parquet.js';
 

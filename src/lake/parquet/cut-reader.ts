@@ -4,7 +4,7 @@
  * (shape-reader.ts), else member by member (row-reader.ts). Both check what they read: a report
  * they accept is a JSON object whose `properties` is an object (test/unit/parquet-cut-reader.test.ts
  * holds them to JSON.parse on broken reports). Anything else is left to the splitter's scan and
- * parsed (columns.ts appends its parsed feature).
+ * parsed (buffers.ts appends its parsed feature).
  *
  * A report's cells are kept in blocks shared by many reports (CutRow): by the shape, only the
  * cells that differ from the learnt report's.

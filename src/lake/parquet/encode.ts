@@ -1,5 +1,5 @@
 /**
- * Row groups of a history file, encoded from the typed column buffers (columns.ts).
+ * Row groups of a history file, encoded from the typed column buffers (buffers.ts).
  *
  * Every history column is flat and OPTIONAL, so a column chunk is simple: data pages
  * (version 1, which every engine reads) holding the definition levels (RLE/bit-packed, 1 bit)
@@ -14,7 +14,8 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import type { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import type { PageCodec } from './codecs.js';
-import type { BufferedColumn, ColumnKind } from './columns.js';
+import type { BufferedColumn } from './buffers.js';
+import type { ColumnKind } from './columns.js';
 
 type FileMetaData = Parameters<typeof writeMetadata>[1];
 export type RowGroup = FileMetaData['row_groups'][number];

@@ -1,7 +1,7 @@
 /**
  * `-o parquet` for history: a HistorySink that writes typed columns in row groups as the
  * reports stream. Loaded only when parquet is asked for (dynamic import): it brings
- * hyparquet-writer with it. Columns and their types: columns.ts; writing: writer.ts.
+ * hyparquet-writer with it. Columns and their types: columns.ts; a row group gathered: buffers.ts; writing: writer.ts.
  */
 export { PARQUET_COLUMNS, REPORT_COLUMNS, type ParquetColumn, type ColumnKind } from './columns.js';
 export {

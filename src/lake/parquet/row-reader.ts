@@ -4,7 +4,7 @@
  * every feature whole and then picking its properties apart was most of an export's time.
  *
  * It reads what is usual and gives up (read() returns -1: the splitter scans the report and it
- * is parsed, columns.ts appends the parsed feature) on whatever would make the row differ from that path's in any way: a
+ * is parsed, buffers.ts appends the parsed feature) on whatever would make the row differ from that path's in any way: a
  * property the interface does not name, a value that fits no column (it goes to `extra`), a
  * number sent as text, a non-Point geometry, a properties' lat/lng that differs from the
  * geometry's, a member name with an escape, a repeated `properties` or `geometry`. So every

@@ -52,7 +52,7 @@ export class ShapeReader {
   readonly texts: string[];
   /** Reports this reader read by a shape (a test's measure that the shape, not the member reader, read them). */
   rows = 0;
-  /** The learnt report's cells (a new object for each shape learnt): each report starts from them, and the values that differ overwrite theirs. */
+  /** The learnt report's cells (a new object for each shape learnt): a report's cells are these, but in its dirty columns. */
   learnt: LearntCells = { tags: new Uint8Array(0), numbers: new Float64Array(0), texts: [] };
   /** The columns whose cells the last read wrote (dirtyCount of them): only those differ from the learnt cells. */
   dirty = new Int8Array(0);

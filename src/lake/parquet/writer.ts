@@ -19,7 +19,8 @@ import type { HistoryItem } from '../../api/history.js';
 import type { HistorySink } from '../../io/pages/geo/sink.js';
 import { openOutputFile, writeChunk } from '../../io/delivery/output-file.js';
 import type { PageCodec } from './codecs.js';
-import { ColumnBuffers, PARQUET_COLUMNS, type ColumnKind } from './columns.js';
+import { ColumnBuffers } from './buffers.js';
+import { PARQUET_COLUMNS, type ColumnKind } from './columns.js';
 import { FileBytes, writeColumnChunk, type RowGroup } from './encode.js';
 
 /** Rows per row group: big enough for good compression and fast scans, small enough to keep memory flat. */
