@@ -1,5 +1,14 @@
 /** A verb module's entry point, as its declaration (declare.ts) hands it the parsed values. */
+import type { Context } from '../context.js';
 import type { Handler } from './declare.js';
 
 /** A verb module's entry point: its operands, its typed options, the context (and the command it runs as). */
 export type Run<O> = Handler<O>;
+
+/**
+ * A list, table or history with nothing in it, on a terminal, says so on stderr ("No users
+ * found."), unless --quiet: piped or in another format the output stays empty for a script.
+ */
+export function sayNoneFound(ctx: Context, out: { readonly tty: boolean }, what: string): void {
+  if (out.tty && !ctx.globals.quiet) ctx.io.err(`No ${what} found.`);
+}

@@ -87,6 +87,26 @@ describe('lists: -o wide, -o name, --sort-by, --limit', () => {
     }
   });
 
+  test('a list or a history that finds nothing says so at a terminal; into a pipe or with -q, not a word', async () => {
+    const [unit] = await h.json<Unit[]>(['devices', 'list', '--limit', '1']);
+    const cases: Array<[string[], string]> = [
+      [['devices', 'list', '--group', '999999'], 'No devices found.'],
+      [['sensors', 'list', '--group', '999999'], 'No sensors found.'],
+      // a window of 1970: no report in it
+      [['history', String(unit?.did), '--from', '1000', '--to', '2000'], 'No reports found.'],
+    ];
+    for (const [args, said] of cases) {
+      const tty = await h.runIn(args, { tty: { stdout: true, stderr: true }, columns: 120 });
+      assert.equal(tty.code, 0, tty.stderr);
+      assert.equal(tty.stderr.trim(), said, args.join(' '));
+      const piped = await h.runIn(args);
+      assert.equal(piped.code, 0, piped.stderr);
+      assert.equal(piped.stderr, '', `${args.join(' ')} into a pipe`);
+      const quiet = await h.runIn([...args, '-q'], { tty: { stdout: true, stderr: true }, columns: 120 });
+      assert.equal(quiet.stderr, '', `${args.join(' ')} -q`);
+    }
+  });
+
   test('an export at a terminal ends with one line: reports, units, files, where, time; -q says nothing', async (t) => {
     if (!needTool(t, 'tmux')) return;
     const dir = join(h.dir, 'export');

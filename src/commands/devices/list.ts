@@ -3,7 +3,7 @@ import { listUnits, type UnitKind } from '../../api/units.js';
 import { renderList, renderRaw } from '../../io/formats/output.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';
-import type { Run } from '../action.js';
+import { sayNoneFound, type Run } from '../action.js';
 import { listArrangement, type ListOptions as ArrangeOptions } from '../list-options.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
@@ -28,7 +28,7 @@ export function runFor(kind: UnitKind): { run: Run<ListOptions> } {
           (!opts.inactive || u.isActive !== 1),
       );
       await renderList(shown.map(shownRecord), unitColumns(kind, ctx.clock.now()), out);
-      if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err(`No ${kind} found.`);
+      if (shown.length === 0) sayNoneFound(ctx, out, kind);
     },
   };
 }

@@ -2,7 +2,7 @@ import { listGroups } from '../../api/groups.js';
 import { renderList, renderRaw } from '../../io/formats/output.js';
 import { groupColumns } from './columns.js';
 import { namesForTable } from './names.js';
-import type { Run } from '../action.js';
+import { sayNoneFound, type Run } from '../action.js';
 import { listArrangement, type ListOptions } from '../list-options.js';
 
 export const run: Run<ListOptions> = async (_args, opts, ctx) => {
@@ -10,5 +10,5 @@ export const run: Run<ListOptions> = async (_args, opts, ctx) => {
   const { records, raw } = await listGroups(await ctx.api());
   if (ctx.globals.raw) return renderRaw(raw, out);
   await renderList(records, groupColumns(await namesForTable(ctx, out)), out);
-  if (records.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No groups found.');
+  if (records.length === 0) sayNoneFound(ctx, out, 'groups');
 };

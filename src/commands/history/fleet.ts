@@ -16,6 +16,7 @@ import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import { FeatureCheck, type HistoryItem, type HistoryQuery, type HistoryReading } from '../../api/history.js';
 import type { Context } from '../../context.js';
+import { sayNoneFound } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
 import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/delivery/outdir.js';
@@ -211,7 +212,7 @@ class HistoryRun implements FleetTarget<UnitState> {
   sayDone(): void {
     const { ctx, plan } = this;
     if (ctx.globals.quiet || plan.follow) return;
-    if (this.reports === 0 && this.single !== undefined && this.out.tty) ctx.io.err('No reports found.');
+    if (this.reports === 0 && this.single !== undefined) sayNoneFound(ctx, this.out, 'reports');
     if (!ctx.io.stderrIsTTY) return;
     const where = plan.outDir !== undefined
       ? `into ${plural(this.target.files ?? 0, 'file')} in ${plan.outDir}`

@@ -29,7 +29,7 @@ import {
 import { InUnitOrder } from '../../runs/in-order.js';
 import { runFleet } from '../../runs/fleet.js';
 import type { SelectedUnit } from '../../runs/select.js';
-import type { Run } from '../action.js';
+import { sayNoneFound, type Run } from '../action.js';
 import { parseReportPlan, type ReportOptions, type ReportPlan } from './options.js';
 
 type Kind = 'trips' | 'stops' | 'summary' | 'overspeed' | 'geofence';
@@ -183,7 +183,7 @@ export function runFor(kind: Kind): Run<ReportOptions> {
       end = async () => {
         await stream.end();
         // A table with no row on a terminal says so, as the lists and history do (a script reads the empty output).
-        if (rows === 0 && out.tty && !ctx.globals.quiet) ctx.io.err(`No ${NOTHING[kind]} found.`);
+        if (rows === 0) sayNoneFound(ctx, out, NOTHING[kind]);
       };
     }
     // Rows by unit, then as each unit's report orders them (a summary's days), not as units finish.

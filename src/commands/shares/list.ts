@@ -1,7 +1,7 @@
 import { listShares } from '../../api/shares.js';
 import { renderList, renderRaw } from '../../io/formats/output.js';
 import { shareColumns } from './columns.js';
-import type { Run } from '../action.js';
+import { sayNoneFound, type Run } from '../action.js';
 import { listArrangement, type ListOptions } from '../list-options.js';
 
 export const run: Run<ListOptions> = async (_args, opts, ctx) => {
@@ -9,5 +9,5 @@ export const run: Run<ListOptions> = async (_args, opts, ctx) => {
   const { records, raw } = await listShares(await ctx.api());
   if (ctx.globals.raw) return renderRaw(raw, out);
   await renderList(records, shareColumns(ctx.clock.now()), out);
-  if (records.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No location shares found.');
+  if (records.length === 0) sayNoneFound(ctx, out, 'location shares');
 };

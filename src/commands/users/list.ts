@@ -2,7 +2,7 @@ import { listUsers } from '../../api/users.js';
 import { renderList, renderRaw } from '../../io/formats/output.js';
 import { parseUserType } from '../../validate.js';
 import { userColumns } from './columns.js';
-import type { Run } from '../action.js';
+import { sayNoneFound, type Run } from '../action.js';
 import { listArrangement, type ListOptions } from '../list-options.js';
 
 interface UsersOptions extends ListOptions {
@@ -17,5 +17,5 @@ export const run: Run<UsersOptions> = async (_args, opts, ctx) => {
   if (ctx.globals.raw) return renderRaw(raw, out);
   const shown = type === undefined ? records : records.filter((u) => u.userType === type);
   await renderList(shown, userColumns(), out);
-  if (shown.length === 0 && out.tty && !ctx.globals.quiet) ctx.io.err('No users found.');
+  if (shown.length === 0) sayNoneFound(ctx, out, 'users');
 };
