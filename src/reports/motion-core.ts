@@ -6,13 +6,10 @@
 import type { DayClock } from './days.js';
 import { distKm, leaving, segmentKm, type Fix } from './fix.js';
 import { roundDegrees } from './geo.js';
-import type { Move } from './move.js';
+import { JITTER_RADII, type Move } from './move.js';
 import type { ReportParams } from './params.js';
 import { Centre, Place } from './place.js';
 import type { Explanation, Segment, TrackerOptions } from './segments.js';
-
-/** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter. */
-const JITTER_RADII = 3;
 
 /** The earlier of two dates, either unknown (a function, not a closure made at each call). */
 function earlier(t: number | undefined, x: number | undefined): number | undefined {

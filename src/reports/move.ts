@@ -7,6 +7,9 @@ import { distKm, legKm, segmentKm, type Fix } from './fix.js';
 import type { Centre } from './place.js';
 import type { DayPart, TripSegment } from './segments.js';
 
+/** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter (motion-core.ts). */
+export const JITTER_RADII = 3;
+
 /** A move from a departure, fix by fix. */
 export class Move {
   start: Fix;
@@ -19,10 +22,11 @@ export class Move {
   path: number[] | undefined;
   /** The longest silence between two of its fixes (or before its first, from the stop) across which the unit moved beyond the stop radius, s. */
   silence = 0;
-  /** Farthest from the centre of the stop it left, km, and how many fixes were beyond its radius. */
+  /** Farthest from the centre of the stop it left, km, and how many fixes were beyond its radius (measured while it may be parked jitter: see away()). */
   maxAwayKm = 0;
   awayFixes = 0;
-  private readonly from: Centre | undefined;
+  /** The centre of the stop it left, while the move may still be parked jitter around it. */
+  private from: Centre | undefined;
   private readonly radiusKm: number;
   private readonly clock: DayClock | undefined;
 
@@ -119,6 +123,8 @@ export class Move {
     const km = distKm(this.from as Centre, f);
     if (km > this.maxAwayKm) this.maxAwayKm = km;
     if (km > this.radiusKm) this.awayFixes++;
+    // Both only grow: once beyond the jitter rule's bounds (motion-core.ts), no later fix can bring the move back within them.
+    if (this.maxAwayKm > JITTER_RADII * this.radiusKm && this.awayFixes > 1) this.from = undefined;
   }
 
   /** `maxGapS`: a silence longer than this across which it moved makes the move inferred. */
