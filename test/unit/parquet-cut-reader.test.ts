@@ -11,7 +11,7 @@ import { Report, type HistoryItem } from '../../src/api/history.js';
 import { ColumnBuffers } from '../../src/lake/parquet/buffers.js';
 import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
 import { broken, NOISE, seeded, type Random } from '../helpers/messy-json.js';
-import { parsedFeature } from '../helpers/report-points.js';
+import { parsedFeature, replyChunk } from '../helpers/report-points.js';
 
 /** Bytes a broken report may gain: the usual ones, a letter of `true` and a non-ASCII one. */
 const NOISE_MORE = [...NOISE, 't', 'é'];
@@ -61,10 +61,9 @@ test('a report the cut reader takes is one JSON.parse takes, with the parsed rep
     // chunks of one to eight reports, as a reply's
     for (let k = 0; k < texts.length; ) {
       const batch = texts.slice(k, k + 1 + r.int(8));
-      const lead = '{"features":[';
-      const chunk = Buffer.from(`${lead}${batch.join(',')},{"properties":{}}]}`, 'utf8');
+      const { chunk, first } = replyChunk(batch);
       reader.load(chunk);
-      let at = Buffer.byteLength(lead);
+      let at = first;
       for (const text of batch) {
         const row = reader.read(at);
         const want = parsed(text);

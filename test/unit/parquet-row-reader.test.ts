@@ -6,15 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { HistoryItem } from '../../src/api/history.js';
 import { Report } from '../../src/api/report-item.js';
-import { tolerantFeature } from '../../src/api/tolerant.js';
-import type { ReportFeature } from '../../src/api/types.js';
 import { ColumnBuffers } from '../../src/lake/parquet/buffers.js';
 import { PARQUET_COLUMNS, REPORT_COLUMNS } from '../../src/lake/parquet/columns.js';
 import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
 import { RowReader } from '../../src/lake/parquet/row-reader.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { parsedItem } from '../helpers/report-points.js';
 
 
 const NAMES = REPORT_COLUMNS.map((c) => c.name);
@@ -88,11 +86,6 @@ function cut(text: string, reader = new ParquetCutReader()): Report {
   return new Report(bytes, 2, end, true, true, 200, reader.end === end ? row : undefined);
 }
 
-/** The same report with its feature parsed, as any other history item. */
-function parsed(text: string): HistoryItem {
-  return { text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true };
-}
-
 /** The buffers' cells, column by column: [name, cell per row]. */
 function cells(b: ColumnBuffers): Array<[string, unknown[]]> {
   b.settle();
@@ -122,7 +115,7 @@ test('a report read from its bytes gives the row of its parsed feature, usual or
     const reader = new ParquetCutReader();
     for (const text of texts) {
       fromBytes.append(cut(text, reader));
-      fromFeature.append(parsed(text));
+      fromFeature.append(parsedItem(text));
     }
     assert.deepEqual(cells(fromBytes), cells(fromFeature), `seed ${seed}:\n${texts.join('\n')}`);
   }

@@ -8,13 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { FeatureSplitter, type HistoryItem } from '../../src/api/history.js';
-import { tolerantFeature } from '../../src/api/tolerant.js';
-import type { ReportFeature } from '../../src/api/types.js';
+import { FeatureSplitter, type HistoryItem, type Report } from '../../src/api/history.js';
 import { openParquetStream, REPORT_COLUMNS } from '../../src/lake/parquet/index.js';
 import { ColumnBuffers } from '../../src/lake/parquet/buffers.js';
 import { ParquetCutReader } from '../../src/lake/parquet/cut-reader.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
+import { parsedItem } from '../helpers/report-points.js';
 
 const NAMES = REPORT_COLUMNS.map((c) => c.name);
 const NUMBERS = [
@@ -60,10 +59,13 @@ function report(r: Random, i: number, shape: number): string {
   return `{${members.map(([n, v]) => `"${n}":${v}`).join(',')}}`;
 }
 
+/** A whole reply of these reports. */
+const bodyOf = (texts: readonly string[]): Buffer => Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`);
+
 /** A reply whose reports change shape part-way, cut into chunks anywhere (inside a name, a number, a multi-byte character). */
 function reply(r: Random, n: number): { texts: string[]; chunks: Buffer[] } {
   const texts = Array.from({ length: n }, (_, i) => report(r, i, i < n / 2 ? 0 : 1));
-  const body = Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`);
+  const body = bodyOf(texts);
   const chunks: Buffer[] = [];
   for (let at = 0; at < body.length; ) {
     const size = 1 + r.int(r.chance(0.5) ? 64 * 1024 : 700);
@@ -71,6 +73,14 @@ function reply(r: Random, n: number): { texts: string[]; chunks: Buffer[] } {
     at += size;
   }
   return { texts, chunks };
+}
+
+/** The reply's reports, a batch a chunk, as the history reads them with the cut reader. */
+function cutByReader(chunks: readonly Buffer[], reader: ParquetCutReader): Report[][] {
+  const splitter = new FeatureSplitter(200, reader);
+  const cut = chunks.map((chunk) => splitter.cut(chunk));
+  splitter.end();
+  return cut;
 }
 
 /** The Parquet file of the items, written in batches as they come. */
@@ -91,11 +101,9 @@ test('reports read by the reply\'s learnt shape write the same Parquet file as t
     const r = seeded(seed);
     const { texts, chunks } = reply(r, 2500);
     const reader = new ParquetCutReader();
-    const splitter = new FeatureSplitter(200, reader);
-    const cut = chunks.map((chunk) => splitter.cut(chunk));
-    splitter.end();
+    const cut = cutByReader(chunks, reader);
     assert.equal(cut.flat().length, texts.length);
-    const parsed = texts.map((text): HistoryItem => ({ text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true }));
+    const parsed = texts.map(parsedItem);
     const [fromBytes, fromFeatures] = [await parquet(cut), await parquet([parsed])];
     assert.ok(fromBytes.equals(fromFeatures), `seed ${seed}: the files differ`);
     reports += texts.length;
@@ -120,11 +128,7 @@ test('a value the shape finds is read as JSON.parse reads it, and one that does 
     texts.push(texts[0]!);
   }
   const reader = new ParquetCutReader();
-  const splitter = new FeatureSplitter(200, reader);
-  const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
-  splitter.end();
-  const parsed = texts.map((text): HistoryItem => ({ text, feature: tolerantFeature(JSON.parse(text) as ReportFeature), verbatim: true }));
-  assert.ok((await parquet([cut])).equals(await parquet([parsed])));
+  assert.ok((await parquet(cutByReader([bodyOf(texts)], reader))).equals(await parquet([texts.map(parsedItem)])));
   // All but the first usual report (the general reader's, which teaches the shape), and the 12 odd values that fit (not a huge
   // aid, 1e400, satellites out of range or 7.5, a date of 1e300).
   assert.equal(reader.byShape, 99 + odd.length + 12);
@@ -155,11 +159,7 @@ test('a report that differs from the learnt one where eight bytes compared at on
   for (const change of values) texts.push(text(7, change), text(8));
   for (const other of others) texts.push(other, text(9));
   const reader = new ParquetCutReader();
-  const splitter = new FeatureSplitter(200, reader);
-  const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
-  splitter.end();
-  const parsed = texts.map((t): HistoryItem => ({ text: t, feature: tolerantFeature(JSON.parse(t) as ReportFeature), verbatim: true }));
-  assert.ok((await parquet([cut])).equals(await parquet([parsed])));
+  assert.ok((await parquet(cutByReader([bodyOf(texts)], reader))).equals(await parquet([texts.map(parsedItem)])));
   // All but the first usual report (the one that teaches the shape) and the reports shaped otherwise.
   assert.equal(reader.byShape, texts.length - 1 - others.length);
 });
@@ -176,11 +176,7 @@ test('usual reports between reports of another shape keep the learnt shape: it i
   for (let i = 0; i < 100; i++) texts.push(text(i, false));
   for (let i = 100; i < 300; i++) texts.push(text(i, false), text(i, true));
   const reader = new ParquetCutReader();
-  const splitter = new FeatureSplitter(200, reader);
-  const cut = splitter.cut(Buffer.from(`{"features":[${texts.join(',')}],"success":"ok"}`));
-  splitter.end();
-  const parsed = texts.map((t): HistoryItem => ({ text: t, feature: tolerantFeature(JSON.parse(t) as ReportFeature), verbatim: true }));
-  assert.ok((await parquet([cut])).equals(await parquet([parsed])));
+  assert.ok((await parquet(cutByReader([bodyOf(texts)], reader))).equals(await parquet([texts.map(parsedItem)])));
   // Every usual report but the first (which teaches the shape): the other shape never misses 64 times in a row, so it is never learnt.
   assert.equal(reader.byShape, 299);
 });
@@ -206,10 +202,9 @@ test('a row group holds each row\'s own cells: a column kept as one cell while t
     const r = seeded(seed);
     const { texts, chunks } = reply(r, 1500);
     const reader = new ParquetCutReader();
-    const splitter = new FeatureSplitter(200, reader);
-    const cut = chunks.flatMap((chunk) => splitter.cut(chunk));
+    const cut = cutByReader(chunks, reader).flat();
     // Runs of the same cell broken now and then: a constant name, -0 after 0, a null after a number, a report parsed between.
-    const items: HistoryItem[] = cut.map((report, i) => (i % 97 === 5 ? { text: texts[i]!, feature: tolerantFeature(JSON.parse(texts[i]!) as ReportFeature), verbatim: true } : report));
+    const items: HistoryItem[] = cut.map((report, i) => (i % 97 === 5 ? parsedItem(texts[i]!) : report));
     const together = new ColumnBuffers();
     for (const item of items) together.append(item);
     // Each row in buffers of its own: no run, no learnt shape.

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PointReader } from '../../src/api/report-point.js';
 import { broken, messyJson, seeded, type Random } from '../helpers/messy-json.js';
-import { expected, WANTED } from '../helpers/report-points.js';
+import { expected, replyChunk, WANTED } from '../helpers/report-points.js';
 
 const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'message', 'x', 'späť', 'properties', 'geometry', ''];
 
@@ -172,10 +172,9 @@ test('point reader: a stream of alike reports, read in chunks by one reader, as 
     // chunks of one to five reports: the reader keeps the members it compares with across loads
     for (let k = 0; k < texts.length; ) {
       const batch = texts.slice(k, k + 1 + r.int(5));
-      const lead = '{"features":[';
-      const chunk = Buffer.from(`${lead}${batch.join(',')},{"properties":{}}]}`, 'utf8');
+      const { chunk, first } = replyChunk(batch);
       reader.load(chunk);
-      let at = Buffer.byteLength(lead);
+      let at = first;
       for (const text of batch) {
         const point = reader.read(at);
         // a broken report may be taken when the bytes it took (they may run into the next report) are a feature

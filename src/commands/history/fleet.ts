@@ -16,7 +16,6 @@ import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import { FeatureCheck, type HistoryItem, type HistoryQuery, type HistoryReading } from '../../api/history.js';
 import type { Context } from '../../context.js';
-import { sayNoneFound } from '../action.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
 import { fileIO, OutDir, prepareOutDir, type FileSink } from '../../io/delivery/outdir.js';
@@ -25,14 +24,16 @@ import { formatCount, type Progress } from '../../io/terminal/progress.js';
 import { Spool } from '../../io/delivery/spool.js';
 import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
-import { lakeTarget, openLake, parquetCutReader, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage, type Recovered } from '../../runs/lake.js';
+import { lakeTarget, openLake, parquetCutReader, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage } from '../../runs/lake.js';
 import { runFleet, type Delivery, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { describeSelection, type SelectedUnit } from '../../runs/select.js';
 import { DirTarget, GroupedTarget, savePolicy, StreamTarget, type Target, type UnitSlot } from '../../runs/targets.js';
+import { sayNoneFound } from '../action.js';
 import { CSV_COLUMNS, FLEET_TABLE_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import type { HistoryPlan } from './options.js';
 import { openChannel, type HistoryOutput } from './output.js';
+import { sayRecovered } from './recovered.js';
 
 /** Formats that cannot be followed: each is a document written whole. */
 const UNFOLLOWABLE = new Set(['gpx', 'kml', 'geojson', 'parquet', 'html']);
@@ -81,23 +82,6 @@ export async function runHistory(ctx: Context, plan: HistoryPlan, format: Histor
     history,
   );
   history.sayDone();
-}
-
-/** Lines of what was left, at most: a record may name any number of keys. */
-const LEFT_SHOWN = 10;
-
-/** Says what became of a killed run's parts: only what was done is said to be done. */
-function sayRecovered(ctx: Context, r: Recovered): void {
-  const parts = (n: number): string => `${n} part${n === 1 ? '' : 's'}`;
-  if (!ctx.globals.quiet) {
-    if (r.removed > 0) ctx.io.err(`Removed ${parts(r.removed)} of interrupted run ${r.run} (their reports are fetched again).`);
-    if (r.missing > 0) ctx.io.err(`${parts(r.missing)} of interrupted run ${r.run} ${r.missing === 1 ? 'was' : 'were'} no longer there.`);
-  }
-  // Said even with --quiet: the checkpoint named files that a run would have deleted before.
-  // Quoted: a forged name may hold any character, terminal controls included.
-  const base = r.outDir.replace(/\/+$/, '');
-  for (const { key, why } of r.left.slice(0, LEFT_SHOWN)) ctx.io.err(`warning: left ${JSON.stringify(`${base}/${key}`)} as it is: ${why}.`);
-  if (r.left.length > LEFT_SHOWN) ctx.io.err(`warning: and ${r.left.length - LEFT_SHOWN} more the checkpoint names, left as they are.`);
 }
 
 interface UnitState extends SelectedUnit {
