@@ -58,8 +58,14 @@ export class Report implements HistoryItem {
     return (this.featureValue ??= parseFeature(this.text, this.status));
   }
 
-  /** What the report algorithms read: read with the bytes when the splitter's reader was the point reader (see report-point.ts), else of the parsed feature. */
+  /** What the report algorithms and a poll's report key read: read with the bytes when the splitter's reader was the point reader (see report-point.ts), else of the parsed feature. */
   get point(): ReportPoint {
-    return (this.read as ReportPoint | undefined) ?? this.feature;
+    const read = this.read;
+    return read instanceof ReadPoint ? read : this.feature;
   }
+}
+
+/** A report's point as the point reader read it from the report's bytes (report-point.ts). */
+export class ReadPoint implements ReportPoint {
+  constructor(readonly properties: ReportPoint['properties']) {}
 }

@@ -86,11 +86,11 @@ export function usualGeometryEnd(b: Buffer, v: DataView, j: number): number {
 export function blank(): ReportPoint['properties'] {
   return {
     did: undefined, name: undefined, lat: undefined, lng: undefined, speed: undefined, date: undefined,
-    odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined,
+    odometer: undefined, address: undefined, reportType: undefined, reportValue: undefined, message: undefined,
   } as unknown as ReportPoint['properties'];
 }
 
-/** Sets the wanted member `field` (fieldOf of report-point.ts: 1 lat … 10 reportValue, 0 none) of p. */
+/** Sets the wanted member `field` (fieldOf of report-point-names.ts: 1 lat … 11 message, 0 none) of p. */
 export function setField(p: ReportPoint['properties'], field: number, value: unknown): void {
   switch (field) {
     case 0:
@@ -122,7 +122,10 @@ export function setField(p: ReportPoint['properties'], field: number, value: unk
     case 9:
       p.reportType = value as string;
       return;
-    default:
+    case 10:
       p.reportValue = value as string;
+      return;
+    default:
+      p.message = value as string;
   }
 }

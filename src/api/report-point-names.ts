@@ -14,7 +14,7 @@ export function named(b: Buffer, from: number, name: string): boolean {
   return true;
 }
 
-/** Which wanted member the name at [from, to) is: 1 lat, 2 lng, 3 did, 4 date, 5 name, 6 speed, 7 address, 8 odometer, 9 reportType, 10 reportValue, 0 none. */
+/** Which wanted member the name at [from, to) is: 1 lat, 2 lng, 3 did, 4 date, 5 name, 6 speed, 7 address, 8 odometer, 9 reportType, 10 reportValue, 11 message, 0 none. */
 function fieldOf(b: Buffer, from: number, to: number): number {
   const n = to - from;
   const c0 = b[from] as number;
@@ -24,6 +24,7 @@ function fieldOf(b: Buffer, from: number, to: number): number {
   if (n === 4 && c0 === 0x6e) return named(b, from, 'name') ? 5 : 0;
   if (n === 5 && c0 === 0x73) return named(b, from, 'speed') ? 6 : 0;
   if (n === 7 && c0 === 0x61) return named(b, from, 'address') ? 7 : 0;
+  if (n === 7 && c0 === 0x6d) return named(b, from, 'message') ? 11 : 0;
   if (n === 8 && c0 === 0x6f) return named(b, from, 'odometer') ? 8 : 0;
   if (n === 10 && c0 === 0x72) return named(b, from, 'reportType') ? 9 : 0;
   if (n === 11 && c0 === 0x72) return named(b, from, 'reportValue') ? 10 : 0;

@@ -31,7 +31,7 @@ export let shapeReads = 0;
 function copy(l: ReportPoint['properties']): ReportPoint['properties'] {
   return {
     did: l.did, name: l.name, lat: l.lat, lng: l.lng, speed: l.speed, date: l.date,
-    odometer: l.odometer, address: l.address, reportType: l.reportType, reportValue: l.reportValue,
+    odometer: l.odometer, address: l.address, reportType: l.reportType, reportValue: l.reportValue, message: l.message,
   };
 }
 
@@ -46,7 +46,7 @@ export class ShapePoints {
   private passed: Uint16Array = new Uint16Array(1);
   /** Per value: the first from it on that is not learnt (read each time), or the number of values. */
   private nextRead: Uint16Array = new Uint16Array(0);
-  /** The learnt values of the wanted members, the others undefined: each point starts as a copy (copy()), not ten members set. */
+  /** The learnt values of the wanted members, the others undefined: each point starts as a copy (copy()), not eleven members set. */
   private learnt = blank();
   private readonly learning = new ShapeLearning();
 

@@ -51,7 +51,7 @@ function plainString(b: Buffer, from: number, to: number): string {
   return s;
 }
 
-/** Whether the wanted member `field` (report-point-names.ts: 1 lat … 10 reportValue) is numeric: lat, lng, did, date, speed, odometer. */
+/** Whether the wanted member `field` (report-point-names.ts: 1 lat … 11 message) is numeric: lat, lng, did, date, speed, odometer. */
 export const isNumeric = (field: number): boolean => field <= 4 || field === 6 || field === 8;
 
 /** The wanted value at `i`, as tolerantFeature leaves it; valueEnd.at past it, -1 when malformed. */

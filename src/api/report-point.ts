@@ -2,7 +2,7 @@
  * The few properties the report algorithms read (src/reports/), taken straight out of a
  * report's bytes. Parsing every report whole (JSON.parse, then the tolerance pass) was most
  * of a summary's time: a report is twenty-odd members, ten of them strings, and the
- * algorithms read ten. PointReader walks the bytes once, checks them, skips what is not
+ * algorithms read ten (and a poll's report key the message too: src/runs/cursor.ts). PointReader walks the bytes once, checks them, skips what is not
  * wanted and builds only the wanted values; it stands in for the splitter's checking
  * expression (history.ts, matchFeature) on the report path, so each byte is looked at once.
  *
@@ -34,6 +34,7 @@
  */
 import type { CutReader } from './feature-splitter.js';
 import { PaddedBytes } from './padded-bytes.js';
+import { ReadPoint } from './report-item.js';
 import type { ReportPoint } from './types.js';
 import { isDigit, numberEnd, readNumber, skipString, skipValue, ws } from './json-bytes.js';
 import { isNumeric, readValue, valueEnd } from './report-point-values.js';
@@ -160,7 +161,7 @@ const FEATURE = Buffer.from('{"type":"Feature","properties":{');
 const FEATURE_VIEW = new DataView(FEATURE.buffer, FEATURE.byteOffset, FEATURE.length);
 
 /** The feature at `start`: its properties read into a new point; pos past it. */
-function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportPoint | undefined {
+function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReadPoint | undefined {
   if (b[start] !== 0x7b) return undefined;
   let p: Properties | undefined;
   /** At the brace or comma before the next member, then at the closing brace. */
@@ -195,7 +196,7 @@ function readFeature(b: Buffer, v: DataView, start: number, m: Members): ReportP
   }
   if (p === undefined) return undefined;
   pos = j + 1;
-  return { properties: p };
+  return new ReadPoint(p);
 }
 
 /**
@@ -222,13 +223,13 @@ export class PointReader implements CutReader {
   }
 
   /** The point of the report whose opening brace is at `start` in the loaded chunk, or undefined: malformed, unusual or cut off (see above). */
-  read(start: number): ReportPoint | undefined {
+  read(start: number): ReadPoint | undefined {
     const { bytes, view } = this.padded;
     const shape = this.shape;
     const shaped = shape?.read(bytes, view, start);
     if (shaped !== undefined) {
       this.end = (shape as ShapePoints).end;
-      return { properties: shaped };
+      return new ReadPoint(shaped);
     }
     const point = readFeature(bytes, view, start, this.members);
     if (point === undefined) this.members.count = 0;

@@ -95,9 +95,10 @@ export interface ReportFeature {
   geometry: { type: 'Point'; coordinates: [number, number] };
 }
 
-/** The properties of a report the report algorithms read (src/reports/); every ReportFeature is one. */
+/** The properties of a report the report algorithms read (src/reports/), and the message a poll's report key holds (src/runs/cursor.ts); every ReportFeature is one. */
 export interface ReportPoint {
-  properties: Pick<ReportFeature['properties'], 'did' | 'name' | 'lat' | 'lng' | 'speed' | 'date' | 'odometer' | 'address' | 'reportType' | 'reportValue'>;
+  properties: Pick<ReportFeature['properties'], 'did' | 'name' | 'lat' | 'lng' | 'speed' | 'date' | 'odometer' | 'address' | 'reportType' | 'reportValue'> &
+    Partial<Pick<ReportFeature['properties'], 'message'>>;
 }
 
 export const REPORT_TYPES = [

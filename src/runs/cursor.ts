@@ -20,19 +20,22 @@
  * by any earlier reply that shows up again was in the last reply too.
  */
 import { hash } from 'node:crypto';
-import type { HistoryItem, HistoryQuery } from '../api/history.js';
+import { Report, type HistoryItem, type HistoryQuery } from '../api/history.js';
+import type { ReportPoint } from '../api/types.js';
 
 /** Margin for reports the service stamped received but had not yet made visible. */
 export const OVERLAP_S = 300;
 /** The keys kept; a reply larger than this keeps its last MAX_KEYS (in the order sent). */
 export const MAX_KEYS = 100_000;
 
+/** The properties a report's key holds: the point reader's when the reply was read by one (no parse), else the parsed feature's (the same values). */
+const keyed = (item: HistoryItem): ReportPoint['properties'] => (item instanceof Report ? item.point : item.feature).properties;
+
 /**
  * A report's identity: unit, time, type, value, place and message. The same key as a Hash
  * object gave (checkpoints keep it), by one-shot hash(): a quarter of the cost per report.
  */
-export function reportKey(item: HistoryItem): string {
-  const p = item.feature.properties;
+function reportKey(p: ReportPoint['properties']): string {
   const identity = JSON.stringify([p.did, p.date, p.reportType, p.reportValue, p.lat, p.lng, p.message]);
   return hash('sha1', identity, 'base64url').slice(0, 16);
 }
@@ -46,8 +49,9 @@ export class Poll {
   fresh(items: readonly HistoryItem[], seen: ReadonlySet<string>): HistoryItem[] {
     const out: HistoryItem[] = [];
     for (const item of items) {
-      const key = reportKey(item);
-      const date = item.feature.properties.date;
+      const p = keyed(item);
+      const key = reportKey(p);
+      const date = p.date;
       if (typeof date === 'number' && Number.isFinite(date) && (this.newest === undefined || date > this.newest)) this.newest = date;
       if (!seen.has(key) && !this.keys.has(key)) out.push(item);
       remember(this.keys, key);

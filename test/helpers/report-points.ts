@@ -4,7 +4,7 @@ import { tolerantFeature } from '../../src/api/tolerant.js';
 import type { ReportFeature } from '../../src/api/types.js';
 
 /** The report properties the point reader reads. */
-export const WANTED = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
+export const WANTED = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue', 'message'];
 
 /** The feature the splitter's parse gives for `text` (JSON.parse, the shape parseFeature wants, tolerantFeature), or undefined where it refuses it. */
 export function parsedFeature(text: string): ReportFeature | undefined {

@@ -13,7 +13,7 @@ import { shapeReads } from '../../src/api/report-point-shape.js';
 import { messyJson, seeded, type Random } from '../helpers/messy-json.js';
 import { expected, WANTED } from '../helpers/report-points.js';
 
-const OTHER = ['aid', 'availability', 'alt', 'heading', 'source', 'battery', 'precision', 'message', 'temperature'];
+const OTHER = ['aid', 'availability', 'alt', 'heading', 'source', 'battery', 'precision', 'temperature'];
 
 /** Each value next to ones that extend it, cut it short or write the same number otherwise. */
 const NUMBERS = [

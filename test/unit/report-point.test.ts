@@ -10,7 +10,7 @@ import { PointReader } from '../../src/api/report-point.js';
 import { broken, messyJson, seeded, type Random } from '../helpers/messy-json.js';
 import { expected, replyChunk, WANTED } from '../helpers/report-points.js';
 
-const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'message', 'x', 'späť', 'properties', 'geometry', ''];
+const OTHER = ['aid', 'alt', 'heading', 'source', 'battery', 'x', 'späť', 'properties', 'geometry', ''];
 
 
 const NUMBERS = [

@@ -238,10 +238,13 @@ class HistoryRun implements FleetTarget<UnitState> {
   /**
    * What reads a unit's reply: Parquet's cells are read as each reply is cut, in place of its
    * check (each byte is looked at once), but not for a lake (it spools each unit's reports as
-   * text and makes its parts from that); any other reply is checked by the expression.
+   * text and makes its parts from that). A poll keys every report (runs/cursor.ts): the point
+   * reader reads the key's values with the bytes, in the check's place, where the key would
+   * otherwise parse each report whole. Any other reply is checked by the expression.
    */
   private async reading(): Promise<HistoryReading> {
     if (this.format === 'parquet' && this.storage === undefined) return { reader: await parquetCutReader() };
+    if (this.checkpoint !== undefined || this.plan.follow) return { reader: new (await import('../../api/report-point.js')).PointReader() };
     return { check: new FeatureCheck() };
   }
 
