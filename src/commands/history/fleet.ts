@@ -15,6 +15,7 @@
 import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
 import { FeatureCheck, type HistoryItem, type HistoryQuery, type HistoryReading } from '../../api/history.js';
+import type { PointReader as PointReaderClass } from '../../api/report-point.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
@@ -102,6 +103,8 @@ class HistoryRun implements FleetTarget<UnitState> {
   readonly single: number | undefined;
   private readonly title: string;
   private readonly parquet;
+  /** The point reader, when the run polls (see reading()). */
+  private PointReader: typeof PointReaderClass | undefined;
   /** What reads the replies (Parquet's cut readers, else the checks), not reading one now: the next unit's reply takes one (it keeps the shape it learnt, and its buffers). */
   private readonly readings: HistoryReading[] = [];
   private checkpoint: RunCheckpoint | undefined;
@@ -139,6 +142,9 @@ class HistoryRun implements FleetTarget<UnitState> {
     this.startedMs = this.ctx.clock.now();
     // The target first: a --output-file that cannot be written fails before any request.
     const target = (this.target = await this.openTarget(this.title));
+    // A poll's reader (see reading()), loaded before the first request ends the use of kept compiled code (bin/trackctl.js: the HTTP parser changes a V8 flag).
+    const parquetCells = this.format === 'parquet' && this.storage === undefined;
+    if ((checkpoint !== undefined || this.plan.follow) && !parquetCells) this.PointReader = (await import('../../api/report-point.js')).PointReader;
     // --layout hive: the units whose reports are in the published parts stay saved, as with --out-dir.
     return { save: savePolicy(target, this.plan.follow), unread: target.unread, savedWhenEnded: target.lands === 'run' };
   }
@@ -244,7 +250,7 @@ class HistoryRun implements FleetTarget<UnitState> {
    */
   private async reading(): Promise<HistoryReading> {
     if (this.format === 'parquet' && this.storage === undefined) return { reader: await parquetCutReader() };
-    if (this.checkpoint !== undefined || this.plan.follow) return { reader: new (await import('../../api/report-point.js')).PointReader() };
+    if (this.PointReader) return { reader: new this.PointReader() };
     return { check: new FeatureCheck() };
   }
 
