@@ -2,9 +2,10 @@
  * The few properties the report algorithms read (src/reports/), taken straight out of a
  * report's bytes. Parsing every report whole (JSON.parse, then the tolerance pass) was most
  * of a summary's time: a report is twenty-odd members, ten of them strings, and the
- * algorithms read ten (and a poll's report key the message too: src/runs/cursor.ts). PointReader walks the bytes once, checks them, skips what is not
- * wanted and builds only the wanted values; it stands in for the splitter's checking
- * expression (history.ts, matchFeature) on the report path, so each byte is looked at once.
+ * algorithms read ten (a poll's report key the message too: src/runs/cursor.ts).
+ * PointReader walks the bytes once, checks them, skips what is not wanted and builds only
+ * the wanted values; it stands in for the splitter's checking expression (history.ts,
+ * matchFeature) on the report path and a poll's, so each byte is looked at once.
  *
  * What it accepts is what parseFeature accepts: a JSON object (RFC 8259, as JSON.parse reads
  * it) whose `properties` member is an object. It gives up (undefined, and the caller parses
