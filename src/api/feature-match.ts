@@ -115,6 +115,8 @@ export class FeatureCheck {
   private hits = 0;
   /** Shapes replaced before they paid for their learning: a reply whose features keep changing shape stops learning. */
   private futile = 0;
+  /** The length of the last feature the shape took. */
+  private size = 0;
 
   /** The end of the checked feature that begins at `at` in `text`, or -1 (as matchFeature). */
   end(text: string, at: number): number {
@@ -123,8 +125,12 @@ export class FeatureCheck {
       const end = run(shape, text, at);
       if (end >= 0) {
         this.hits++;
+        this.size = end - at;
         return end;
       }
+      // Fewer bytes left than the last feature had: most often the chunk's end cut this one off, which the general
+      // expressions would find only at the text's end, after trying every way to read it. The byte-by-byte way decides.
+      if (text.length - at < this.size) return -1;
     }
     const end = matchFeature(text, at);
     if (end >= 0 && --this.untilLearn <= 0) {

@@ -6,7 +6,7 @@
  * Parquet); each becomes a Report (report-item.ts).
  */
 import { ApiError } from '../errors.js';
-import { clean, FeatureCheck, matchFeature } from './feature-match.js';
+import { clean, FeatureCheck } from './feature-match.js';
 import { excerpt } from './reply.js';
 import { Report } from './report-item.js';
 import { collectionValues, errorInSuccess, errorReplyError } from './tolerant.js';
@@ -288,7 +288,7 @@ export class FeatureSplitter {
       const whole = read !== undefined && this.reader.end === bytes.length;
       return new Report(bytes, 0, bytes.length, this.verbatim, whole, this.status, whole ? read : undefined);
     }
-    return new Report(bytes, 0, bytes.length, this.verbatim, matchFeature(bytes.toString('latin1'), 0) === bytes.length, this.status);
+    return new Report(bytes, 0, bytes.length, this.verbatim, this.check.end(bytes.toString('latin1'), 0) === bytes.length, this.status);
   }
 
   /** The bytes of a value that began in an earlier chunk and ends at `end` in this one. */
