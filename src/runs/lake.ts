@@ -78,10 +78,10 @@ export async function lakeTarget(o: LakeTargetOptions): Promise<Target> {
   return lakeRunTarget(new LakeTarget({ storage: o.storage, settings, journal, openSink: o.openSink }));
 }
 
-/** A reader of each report's Parquet cells as a reply is cut (lake/parquet/cut-reader.ts): one reply at a time. */
-export async function parquetCutReader(): Promise<CutReader> {
+/** Makes readers of each report's Parquet cells as a reply is cut (lake/parquet/cut-reader.ts): each one reply at a time. */
+export async function parquetCutReaders(): Promise<() => CutReader> {
   const parquet = await import('../lake/parquet/index.js');
-  return new parquet.ParquetCutReader();
+  return () => new parquet.ParquetCutReader();
 }
 
 /** What a run's Parquet files of history say of themselves. */

@@ -14,8 +14,7 @@
  */
 import { fstatSync } from 'node:fs';
 import type { Api } from '../../api/client.js';
-import { FeatureCheck, type HistoryItem, type HistoryQuery, type HistoryReading } from '../../api/history.js';
-import type { PointReader as PointReaderClass } from '../../api/report-point.js';
+import type { HistoryItem, HistoryQuery, HistoryReading } from '../../api/history.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { openGroupedSink, openHistorySink, type HistorySink } from '../../io/pages/geo/sink.js';
@@ -25,7 +24,7 @@ import { formatCount, type Progress } from '../../io/terminal/progress.js';
 import { Spool } from '../../io/delivery/spool.js';
 import type { RunCheckpoint, UnitProgress } from '../../runs/checkpoint.js';
 import { Cursor } from '../../runs/cursor.js';
-import { lakeTarget, openLake, parquetCutReader, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage } from '../../runs/lake.js';
+import { lakeTarget, openLake, parquetSinks, prepareLake, recoverLakeParts, type LakeStorage } from '../../runs/lake.js';
 import { runFleet, type Delivery, type FleetTarget } from '../../runs/fleet.js';
 import { pollUnit, streamWindow, type WriteReports } from '../../runs/query.js';
 import { describeSelection, type SelectedUnit } from '../../runs/select.js';
@@ -34,6 +33,7 @@ import { sayNoneFound } from '../action.js';
 import { CSV_COLUMNS, FLEET_TABLE_COLUMNS, flatReport, TABLE_COLUMNS } from './columns.js';
 import type { HistoryPlan } from './options.js';
 import { openChannel, type HistoryOutput } from './output.js';
+import { replyReadings } from './reading.js';
 import { sayRecovered } from './recovered.js';
 
 /** Formats that cannot be followed: each is a document written whole. */
@@ -103,10 +103,10 @@ class HistoryRun implements FleetTarget<UnitState> {
   readonly single: number | undefined;
   private readonly title: string;
   private readonly parquet;
-  /** The point reader, when the run polls (see reading()). */
-  private PointReader: typeof PointReaderClass | undefined;
+  /** Makes what reads a unit's reply (reading.ts). */
+  private newReading!: () => HistoryReading;
   /** What reads the replies (Parquet's cut readers, else the checks), not reading one now: the next unit's reply takes one (it keeps the shape it learnt, and its buffers). */
-  private readonly readings: HistoryReading[] = [];
+  private readonly kept: HistoryReading[] = [];
   private checkpoint: RunCheckpoint | undefined;
   private api!: Api;
   private target!: Target;
@@ -142,9 +142,7 @@ class HistoryRun implements FleetTarget<UnitState> {
     this.startedMs = this.ctx.clock.now();
     // The target first: a --output-file that cannot be written fails before any request.
     const target = (this.target = await this.openTarget(this.title));
-    // A poll's reader (see reading()), loaded before the first request ends the use of kept compiled code (bin/trackctl.js: the HTTP parser changes a V8 flag).
-    const parquetCells = this.format === 'parquet' && this.storage === undefined;
-    if ((checkpoint !== undefined || this.plan.follow) && !parquetCells) this.PointReader = (await import('../../api/report-point.js')).PointReader;
+    this.newReading = await replyReadings(this.format === 'parquet' && this.storage === undefined, checkpoint !== undefined || this.plan.follow);
     // --layout hive: the units whose reports are in the published parts stay saved, as with --out-dir.
     return { save: savePolicy(target, this.plan.follow), unread: target.unread, savedWhenEnded: target.lands === 'run' };
   }
@@ -225,7 +223,7 @@ class HistoryRun implements FleetTarget<UnitState> {
       if (this.single !== undefined) this.progress?.add(items.length);
       else this.progress?.text(`history: ${formatCount(this.reports)} reports,`);
     };
-    const kept = this.readings.pop() ?? (await this.reading());
+    const kept = this.kept.pop() ?? this.newReading();
     const reading = { ...kept, signal };
     try {
       if (this.checkpoint === undefined && !this.plan.follow) {
@@ -237,21 +235,8 @@ class HistoryRun implements FleetTarget<UnitState> {
       // brings only the last minutes again, whose keys are then all that need keeping.
       if (s.cursor.seen.size > SETTLE_KEYS) await pollUnit(api, s.did, s.cursor, this.origin, this.plan.reportTypes, counted, reading, keepPrinted, this.proven);
     } finally {
-      this.readings.push(kept);
+      this.kept.push(kept);
     }
-  }
-
-  /**
-   * What reads a unit's reply: Parquet's cells are read as each reply is cut, in place of its
-   * check (each byte is looked at once), but not for a lake (it spools each unit's reports as
-   * text and makes its parts from that). A poll keys every report (runs/cursor.ts): the point
-   * reader reads the key's values with the bytes, in the check's place, where the key would
-   * otherwise parse each report whole. Any other reply is checked by the expression.
-   */
-  private async reading(): Promise<HistoryReading> {
-    if (this.format === 'parquet' && this.storage === undefined) return { reader: await parquetCutReader() };
-    if (this.PointReader) return { reader: new this.PointReader() };
-    return { check: new FeatureCheck() };
   }
 
   private async openTarget(title: string): Promise<Target> {
