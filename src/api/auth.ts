@@ -59,7 +59,7 @@ export async function refreshGrant(http: HttpClient, p: { clientId: string; refr
 }
 
 /** POST /api/login/: returns the login data and the Cookie header to send from now on. */
-export async function cookieLogin(http: HttpClient, p: { email: string; password: string }): Promise<{ data: LoginData; cookies: string }> {
+export async function cookieLogin(http: HttpClient, p: { email: string; password: string }): Promise<{ data: LoginData; cookies: string; lifetimeS?: number }> {
   const res = await http.send({ method: 'POST', path: '/api/login/', body: { email: p.email, password: p.password } });
   if (res.status === 400 || res.status === 401 || res.status === 403) {
     throw new AuthError(`sign-in was refused (${res.status}): ${messageOf(res)}`, { hint: 'Check the e-mail address and password.' });
@@ -68,7 +68,28 @@ export async function cookieLogin(http: HttpClient, p: { email: string; password
   const data = parseJsonObject(res) as LoginData;
   const cookies = cookieHeader(res.headers['set-cookie']);
   if (!cookies) throw new ApiError('sign-in succeeded but the service set no session cookie', res.status);
-  return { data, cookies };
+  return { data, cookies, lifetimeS: cookieLifetime(res.headers['set-cookie'], res.headers.date) };
+}
+
+/**
+ * Seconds until the first of the cookies lapses: its Max-Age, else its Expires counted from the
+ * reply's Date (else this machine's clock); undefined when none says (a cookie for the session).
+ */
+export function cookieLifetime(setCookie: string | string[] | undefined, date: string | string[] | undefined): number | undefined {
+  const list = setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie];
+  const sent = Date.parse(String(Array.isArray(date) ? date[0] : (date ?? '')));
+  const now = Number.isNaN(sent) ? Date.now() : sent;
+  let least: number | undefined;
+  for (const cookie of list) {
+    const attrs = cookie.split(';').slice(1).map((a) => a.trim());
+    const maxAge = attrs.find((a) => /^max-age=/i.test(a));
+    const expires = attrs.find((a) => /^expires=/i.test(a));
+    let seconds: number | undefined;
+    if (maxAge !== undefined && /^-?\d+$/.test(maxAge.slice(8))) seconds = Math.max(0, Number(maxAge.slice(8)));
+    else if (expires !== undefined && !Number.isNaN(Date.parse(expires.slice(8)))) seconds = Math.max(0, Math.round((Date.parse(expires.slice(8)) - now) / 1000));
+    if (seconds !== undefined && (least === undefined || seconds < least)) least = seconds;
+  }
+  return least;
 }
 
 /** "a=1; Path=/; HttpOnly", "b=2" → "a=1; b=2" */

@@ -9,6 +9,7 @@ import type { Session, AuthMode } from '../auth/session.js';
 import type { HttpClient, HttpRequest, HttpResponse, StreamResponse } from './http.js';
 import { sanitizeText } from '../sanitize.js';
 import { excerpt, parseJsonObject } from './reply.js';
+import { redactUrl } from './redact.js';
 
 export type { AuthMode };
 
@@ -30,7 +31,12 @@ export interface Api {
 
 /** Builds a path with every interpolated segment percent-encoded: path`/v2/devices/did/${did}`. */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+  return strings.reduce((acc, s, i) => acc + s + (i < values.length ? segment(String(values[i])) : ''), '');
+}
+
+/** One path segment, percent-encoded; `.` and `..` too (encodeURIComponent leaves dots), which a URL's rules would otherwise resolve away. */
+function segment(value: string): string {
+  return value === '.' || value === '..' ? value.replaceAll('.', '%2E') : encodeURIComponent(value);
 }
 
 /** Comma-separated ids for membership paths; the commas stay literal, as the interface shows them. */
@@ -89,7 +95,7 @@ class ServiceApi implements Api {
   }
 
   private rejected(req: ApiRequest): AuthError {
-    return new AuthError(`the service rejected the credentials for ${req.method} ${req.path} (401)`, { hint: this.session.signInHint(req.path) });
+    return new AuthError(`the service rejected the credentials for ${req.method} ${redactUrl(req.path)} (401)`, { hint: this.session.signInHint(req.path) });
   }
 }
 
@@ -98,21 +104,26 @@ function drain(res: { body?: unknown }): void {
   if (body && typeof body.resume === 'function') body.resume();
 }
 
-/** The service's error message: our sandbox sends {error, message, field}; anything else is excerpted. */
-function messageOf(text: string): string {
+/** The service's own error message (our sandbox sends {error, message, field}), or undefined when the body holds none (a proxy's page, say). */
+function serviceMessage(text: string): string | undefined {
   try {
     const body = JSON.parse(text) as { message?: unknown; error?: unknown };
     if (typeof body.message === 'string') return sanitizeText(body.message);
     if (typeof body.error === 'string') return sanitizeText(body.error);
   } catch {
-    // not JSON: fall through to the excerpt
+    // not JSON
   }
-  return excerpt(text);
+  return undefined;
 }
 
 function errorFor(req: ApiRequest, status: number, text: string): Error {
-  const message = messageOf(text);
-  if (status === 404) return new NotFoundError(/not found/i.test(message) ? message : `not found: ${message}`);
+  const said = serviceMessage(text);
+  const message = said ?? excerpt(text);
+  if (status === 404) {
+    // Without the service's words, the request and its status say what was not found.
+    if (said === undefined) return new NotFoundError(`${req.method} ${redactUrl(req.path)}: not found (404): ${message}`);
+    return new NotFoundError(/not found/i.test(said) ? said : `not found: ${said}`);
+  }
   if (status === 401) return new AuthError(`not authorised (401): ${message}`, { hint: 'Sign in with: trackctl login' });
-  return new ApiError(`${req.method} ${req.path} failed (${status}): ${message}`, status);
+  return new ApiError(`${req.method} ${redactUrl(req.path)} failed (${status}): ${message}`, status);
 }

@@ -9,7 +9,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { collect, createDispatcher, CutShort, describeFailure, errorCode, messageOf, type Reply } from './dispatch.js';
 import { NetworkError, UsageError } from '../errors.js';
-import { redactBody, redactHeader } from './redact.js';
+import { redactBody, redactHeader, redactUrl } from './redact.js';
 import { isTransientStatus, parseRetryAfter, realTimer, retry, type Again, type Timer } from '../retry.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,7 +51,7 @@ export interface HttpOptions {
 /**
  * Which replies are asked again is the retry module's rule (a 500 is as often passing as a
  * 502-504 is); asking again is safe where the method is idempotent; a POST is never
- * repeated (it may have taken effect), except after a 429, which says it was not.
+ * repeated (it may have taken effect; a bulk create reconciles and asks again itself).
  */
 const IDEMPOTENT = new Set<Method>(['GET', 'PUT', 'DELETE']);
 /** Failures that prove the request never reached the server, so even a POST may be retried. */
@@ -183,7 +183,7 @@ export class HttpClient {
         } catch (err) {
           if (req.signal?.aborted) throw req.signal.reason;
           const where = err instanceof CutShort ? `body of ${req.method}` : req.method;
-          this.trace(`! ${where} ${url}: ${errorCode(err) ?? messageOf(err)} (${Math.round(nowMs() - started)} ms)`);
+          this.trace(`! ${where} ${redactUrl(url)}: ${errorCode(err) ?? messageOf(err)} (${Math.round(nowMs() - started)} ms)`);
           throw networkError(url, err, attempt + 1);
         }
         this.traceResponse(res, started);
@@ -198,12 +198,14 @@ export class HttpClient {
           const hinted = parseRetryAfter(res.headers['retry-after'], this.timer.now());
           // The service says when to come back: such waits pause every request of this client
           // and do not use up --retries, up to a bound.
-          if (res.status === 429 && hinted !== undefined && rateLimited < MAX_RATE_LIMITED && this.opts.retries > 0) {
-            rateLimited++;
+          if (res.status === 429 && hinted !== undefined) {
             this.pauseAll(hinted);
-            return { afterMs: 0, counts: false };
+            if (idempotent && rateLimited < MAX_RATE_LIMITED && this.opts.retries > 0) {
+              rateLimited++;
+              return { afterMs: 0, counts: false };
+            }
           }
-          if (!isTransientStatus(res.status) || !(idempotent || res.status === 429)) return undefined;
+          if (!isTransientStatus(res.status) || !idempotent) return undefined;
           return hinted === undefined ? {} : { afterMs: hinted };
         },
         discard: (res) => res.discard?.(),
@@ -235,7 +237,7 @@ export class HttpClient {
 
   private traceRequest(method: string, url: string, headers: Record<string, string>, payload: string | undefined): void {
     if (!this.opts.trace) return;
-    this.trace(`> ${method} ${url}`);
+    this.trace(`> ${method} ${redactUrl(url)}`);
     for (const [k, v] of Object.entries(headers)) this.trace(`> ${k}: ${redactHeader(k, v)}`);
     if (payload !== undefined) this.trace(`> ${redactBody(payload)}`);
   }

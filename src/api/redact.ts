@@ -2,8 +2,8 @@
  * Redaction for the -v trace: no secret may reach stderr, whatever its place
  * (headers, request bodies, the token endpoint's reply).
  */
-const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization']);
-const SECRET_KEYS = /^(password|access_token|refresh_token|token|client_secret|accessToken|refreshToken|cookies?)$/i;
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'set-cookie', 'proxy-authorization', 'x-api-key']);
+const SECRET_KEYS = /^(password|passwd|secret|access_token|refresh_token|id_token|token|client_secret|api_?key|accessToken|refreshToken|cookies?)$/i;
 export const REDACTED = '[REDACTED]';
 
 export function redactHeader(name: string, value: string): string {
@@ -29,13 +29,29 @@ function redactValue(value: unknown): unknown {
   return value;
 }
 
+/** A URL with the values of its secret query parameters (`?access_token=…`) masked. */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const query = url.slice(q + 1).replace(/([^&=]+)=([^&#]*)/g, (all, name: string) => {
+    let key = name;
+    try {
+      key = decodeURIComponent(name);
+    } catch {
+      // a malformed escape: the name as written
+    }
+    return SECRET_KEYS.test(key) ? `${name}=${REDACTED}` : all;
+  });
+  return `${url.slice(0, q)}?${query}`;
+}
+
 /** Redacts a JSON body; text that is not JSON has any "key": "value" secret pairs masked. */
 export function redactBody(text: string): string {
   try {
     return JSON.stringify(redactValue(JSON.parse(text)));
   } catch {
     return text.replace(
-      /("(?:password|access_token|refresh_token|token|client_secret)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
+      /("(?:password|passwd|secret|access_token|refresh_token|id_token|token|client_secret|api_?key)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
       `$1"${REDACTED}"`,
     );
   }

@@ -8,7 +8,7 @@
  */
 import { join } from 'node:path';
 import { AuthError } from '../errors.js';
-import { ids, tokenFields, withTokenExpiry } from './credential-fields.js';
+import { ids, sessionFields, tokenFields, withTokenExpiry } from './credential-fields.js';
 import type { AuthHeaders, AuthMode, CredentialSource, LoginParams, Session, SessionDeps } from './session.js';
 import type { SignIn, TokenReply } from './sign-in.js';
 import type { SecretStore, StoredCredentials } from './store/index.js';
@@ -146,7 +146,7 @@ class CredentialSession implements Session {
     const email = creds.email ?? this.from.envLogin?.email;
     if (password && email) {
       const reply = await this.signIn('/v2/', () => this.service.passwordGrant({ clientId: this.clientId, email, password }));
-      await this.save({ ...creds, ...tokenFields(reply, this.nowS()) });
+      await this.save({ ...creds, ...tokenFields(reply, this.nowS(), creds) });
       return this.creds?.accessToken;
     }
     return fresh ? creds.accessToken : undefined;
@@ -173,7 +173,7 @@ class CredentialSession implements Session {
         if (!(err instanceof AuthError) || !latest.password || !latest.email) throw err;
         reply = await this.service.passwordGrant({ clientId: latest.clientId ?? this.clientId, email: latest.email, password: latest.password });
       }
-      await this.save({ ...latest, ...tokenFields(reply, this.nowS()) });
+      await this.save({ ...latest, ...tokenFields(reply, this.nowS(), latest) });
       return this.creds?.accessToken;
     });
   }
@@ -183,8 +183,8 @@ class CredentialSession implements Session {
     const email = creds.email ?? this.from.envLogin?.email;
     const password = this.password();
     if (!email || !password) throw new AuthError('the session expired and no password is available to renew it', { hint: 'Run: trackctl login' });
-    const { data, cookies } = await this.signIn('/login/', () => this.service.cookieLogin({ email, password }));
-    await this.save({ ...(this.creds ?? {}), email, cookies, sessionCreatedAt: this.nowS(), ...ids(data) });
+    const { data, cookies, lifetimeS } = await this.signIn('/login/', () => this.service.cookieLogin({ email, password }));
+    await this.save({ ...(this.creds ?? {}), email, cookies, ...sessionFields(this.nowS(), lifetimeS), ...ids(data) });
     return cookies;
   }
 
@@ -210,14 +210,15 @@ class CredentialSession implements Session {
 
   async login(p: LoginParams): Promise<StoredCredentials> {
     const clientId = p.clientId ?? this.clientId;
-    // Signing in one way keeps the other way's credentials of the same account.
-    const held = this.fromEnvironment ? undefined : await (await this.secretStore()).load(this.profile);
+    // Signing in one way keeps the other way's credentials of the same account (stored below,
+    // whatever the password's source: `token create` with TRACKCTL_PASSWORD keeps the cookie).
+    const held = await (await this.secretStore()).load(this.profile);
     const next: StoredCredentials = held?.email === p.email && held.clientId === clientId ? { ...held } : { email: p.email, clientId };
     if (!p.savePassword) delete next.password;
-    if (p.method !== 'session') Object.assign(next, tokenFields(await this.service.passwordGrant({ clientId, email: p.email, password: p.password }), this.nowS()));
+    if (p.method !== 'session') Object.assign(next, tokenFields(await this.service.passwordGrant({ clientId, email: p.email, password: p.password }), this.nowS(), next));
     if (p.method !== 'token') {
-      const { data, cookies } = await this.service.cookieLogin({ email: p.email, password: p.password });
-      Object.assign(next, { cookies, sessionCreatedAt: this.nowS(), ...ids(data) });
+      const { data, cookies, lifetimeS } = await this.service.cookieLogin({ email: p.email, password: p.password });
+      Object.assign(next, { cookies, ...sessionFields(this.nowS(), lifetimeS), ...ids(data) });
     }
     if (p.savePassword) next.password = p.password;
     this.creds = next;

@@ -28,6 +28,6 @@ export interface SignIn {
   passwordGrant(p: { clientId: string; email: string; password: string }): Promise<TokenReply>;
   /** The OAuth refresh grant. */
   refreshGrant(p: { clientId: string; refreshToken: string }): Promise<TokenReply>;
-  /** The cookie login: the login data and the Cookie header to send from now on. */
-  cookieLogin(p: { email: string; password: string }): Promise<{ data: LoginData; cookies: string }>;
+  /** The cookie login: the login data, the Cookie header to send from now on, and the seconds until the first of its cookies lapses (undefined: not stated). */
+  cookieLogin(p: { email: string; password: string }): Promise<{ data: LoginData; cookies: string; lifetimeS?: number }>;
 }

@@ -64,6 +64,10 @@ describe('login, status, token, logout (file credential store)', () => {
     assert.equal(status.email, DEMO.email);
     assert.equal(status.sessionCookie, true);
     assert.ok(Number(status.accessTokenSecondsLeft) > 3500);
+    // When each lapses: the refresh token a month on (the interface's lifetime), the cookie as its Max-Age says.
+    const nowS = Date.now() / 1000;
+    assert.ok(Math.abs(Number(status.refreshTokenExpiresAt) - (nowS + 30 * 86_400)) < 600, String(status.refreshTokenExpiresAt));
+    assert.ok(Math.abs(Number(status.sessionExpiresAt) - (nowS + 86_400)) < 600, String(status.sessionExpiresAt)); // the sandbox's Max-Age=86400
     assert.equal((status.login as { name?: string }).name, 'Demo Admin');
     const req = h.sandbox.requests.find((q) => q.path === '/login/');
     assert.ok(req?.auth.cookie && !req.auth.bearer, 'GET /login/ carries the cookie only');
@@ -129,6 +133,11 @@ describe('login, status, token, logout (file credential store)', () => {
     for (const secret of [...secrets(), ...login.stderr.match(/eyJ[\w-]+\.[\w-]+\.[\w-]+/g) ?? []]) {
       if (secret) assert.ok(!trace.includes(secret), 'no secret in the trace');
     }
+    // Secrets a user puts in a query string or a body of their own are masked too; other values are not.
+    const own = await h.run(['api', '/v2/devices/?access_token=QSECRET&api_key=KSECRET&page=2', '-X', 'POST', '-d', '{"secret":"BSECRET","apiKey":"CSECRET","name":"shown"}', '-v']);
+    assert.match(own.stderr, /\?access_token=\[REDACTED\]&api_key=\[REDACTED\]&page=2/);
+    assert.match(own.stderr, /"secret":"\[REDACTED\]","apiKey":"\[REDACTED\]","name":"shown"/);
+    for (const secret of ['QSECRET', 'KSECRET', 'BSECRET', 'CSECRET']) assert.ok(!own.stderr.includes(secret), secret);
   });
 
   test("signing in one way keeps the other way's credentials of the same account", async () => {
@@ -139,6 +148,13 @@ describe('login, status, token, logout (file credential store)', () => {
     assert.equal(after.refreshToken, before.refreshToken);
     assert.equal(after.accessToken, before.accessToken);
     assert.notEqual(after.cookies, before.cookies);
+    // So does `token create` with the password from the environment: the stored cookie stays.
+    const token = await h.run(['token', 'create'], { env: { TRACKCTL_EMAIL: DEMO.email, TRACKCTL_PASSWORD: DEMO.password } });
+    assert.equal(token.code, 0, token.stderr);
+    const renewed = stored(h);
+    assert.ok(renewed.accessToken);
+    assert.equal(renewed.cookies, after.cookies);
+    assert.equal((await h.run(['units', '-o', 'json'])).code, 0, 'the session cookie still works');
   });
 
   test('logout forgets the credentials; the next command is exit 3', async () => {

@@ -64,6 +64,26 @@ describe('HTTP layer against a faulty sandbox', () => {
     assert.equal(post.code, 1, post.stderr);
     assert.match(post.stderr, /500/);
     assert.deepEqual(h.sandbox.requests.filter((q) => q.method === 'POST').map((q) => q.status), [500], 'one POST, not repeated');
+    // Nor after a 429: a create or a sign-in is asked once.
+    await setFaults(h, '429=1,retry-after=0');
+    h.sandbox.clearRequests();
+    const limited = await h.run(['groups', 'create', '--name', 'Asked once'], { env: { TRACKCTL_RETRIES: '3' } });
+    assert.equal(limited.code, 1, limited.stderr);
+    assert.match(limited.stderr, /429/);
+    assert.deepEqual(h.sandbox.requests.filter((q) => q.method === 'POST').map((q) => q.status), [429], 'one POST after a 429');
+    await setFaults(h, '');
+  });
+
+  test('a GET waits out at most 20 replies of 429 with Retry-After beyond --retries, and none with --retries 0', async () => {
+    await setFaults(h, '429=1,retry-after=0');
+    h.sandbox.clearRequests();
+    const r = await h.run(['devices', 'get', '2004', '-o', 'json'], { env: { TRACKCTL_RETRIES: '1' } });
+    assert.equal(r.code, 1, r.stderr);
+    assert.equal(statuses(h, '/v2/devices/did/2004').length, 1 + 20 + 1, 'the first try, 20 waits the service asked for, 1 retry');
+    h.sandbox.clearRequests();
+    const none = await h.run(['devices', 'get', '2004', '-o', 'json'], { env: { TRACKCTL_RETRIES: '0' } });
+    assert.equal(none.code, 1, none.stderr);
+    assert.deepEqual(statuses(h, '/v2/devices/did/2004'), [429]);
     await setFaults(h, '');
   });
 
@@ -119,6 +139,9 @@ describe('HTTP layer: addresses and bodies', () => {
       if (req.url === '/v2/devices/') {
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end('{"success":"ok","result":[1,2,3]}');
+      } else if (req.url === '/v2/devices/did/404') {
+        res.writeHead(404, { 'content-type': 'text/html' });
+        res.end('<html><head><title>404 Not Found</title></head><body>nginx</body></html>');
       } else {
         res.writeHead(200, { 'content-type': 'text/html' });
         res.end('<html>hello</html>');
@@ -152,6 +175,10 @@ describe('HTTP layer: addresses and bodies', () => {
     const html = await h.run(['devices', 'get', '5'], { env });
     assert.equal(html.code, 1);
     assert.match(html.stderr, /not JSON \(status 200\).*<html>hello/);
+    // A 404 without the service's words (a proxy's page) names the request and the status.
+    const page = await h.run(['devices', 'get', '404'], { env });
+    assert.equal(page.code, 4);
+    assert.match(page.stderr, /GET \/v2\/devices\/did\/404: not found \(404\): <html><head><title>404 Not Found/);
   });
 
   test('HTTP_PROXY is honoured, and NO_PROXY bypasses it', async () => {
@@ -190,6 +217,12 @@ describe('HTTP layer: addresses and bodies', () => {
     const r = await h.run(['devices', 'get', '--tracker-id', 'A:B.C']);
     assert.equal(r.code, 4);
     assert.equal(h.sandbox.requests.at(-1)?.path, '/v2/devices/trackerID/A%3AB.C');
+    // A segment of dots alone would be resolved away (RFC 3986): its dots are encoded too.
+    for (const [id, sent] of [['..', '%2E%2E'], ['.', '%2E']]) {
+      const dots = await h.run(['devices', 'get', '--tracker-id', id]);
+      assert.equal(dots.code, 4, dots.stderr);
+      assert.equal(h.sandbox.requests.at(-1)?.path, `/v2/devices/trackerID/${sent}`);
+    }
   });
 
   test('api passes any request through with the stored credentials', async () => {

@@ -18,6 +18,8 @@ export interface StoredCredentials {
   cookies?: string;
   /** Unix seconds. */
   sessionCreatedAt?: number;
+  /** Unix seconds: when the session cookie lapses, as its Max-Age or Expires said (none: not stated). */
+  sessionExpiresAt?: number;
   /** Only when the user asked for --save-password. */
   password?: string;
 }
@@ -45,7 +47,7 @@ export interface OpenStoreOptions {
 }
 
 const STRING_FIELDS = ['email', 'clientId', 'accessToken', 'refreshToken', 'cookies', 'password'] as const;
-const NUMBER_FIELDS = ['aid', 'uid', 'accessExpiresAt', 'refreshExpiresAt', 'sessionCreatedAt'] as const;
+const NUMBER_FIELDS = ['aid', 'uid', 'accessExpiresAt', 'refreshExpiresAt', 'sessionCreatedAt', 'sessionExpiresAt'] as const;
 
 /**
  * Keeps the known fields with the right types from a parsed record; anything

@@ -12,7 +12,11 @@ interface Status extends Record<string, unknown> {
   accessTokenExpiresAt?: number;
   accessTokenSecondsLeft?: number;
   refreshToken: boolean;
+  /** From the interface's stated lifetime (a month), counted from the grant that issued it. */
+  refreshTokenExpiresAt?: number;
   sessionCookie: boolean;
+  /** As the cookie's Max-Age or Expires said; absent when it said nothing. */
+  sessionExpiresAt?: number;
   passwordSaved: boolean;
   login?: LoginData;
   loginError?: string;
@@ -25,7 +29,9 @@ const COLUMNS: Column[] = [
   { key: 'email', header: 'E-MAIL' },
   { key: 'accessTokenExpiresAt', header: 'ACCESS TOKEN EXPIRES', kind: 'age' },
   { key: 'refreshToken', header: 'REFRESH TOKEN', kind: 'bool' },
+  { key: 'refreshTokenExpiresAt', header: 'REFRESH TOKEN EXPIRES', kind: 'age' },
   { key: 'sessionCookie', header: 'SESSION COOKIE', kind: 'bool' },
+  { key: 'sessionExpiresAt', header: 'SESSION EXPIRES', kind: 'age' },
   { key: 'passwordSaved', header: 'PASSWORD SAVED', kind: 'bool' },
   { key: 'loginName', header: 'SIGNED IN AS', value: (r) => (r.login as LoginData | undefined)?.name },
   { key: 'sessionCheck', header: 'SESSION CHECK', value: (r) => r.loginError ?? (r.login ? 'ok' : 'not checked') },
@@ -59,6 +65,8 @@ export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
     status.accessTokenExpiresAt = creds.accessExpiresAt;
     status.accessTokenSecondsLeft = creds.accessExpiresAt - Math.floor(ctx.clock.now() / 1000);
   }
+  if (creds.refreshToken && creds.refreshExpiresAt !== undefined) status.refreshTokenExpiresAt = creds.refreshExpiresAt;
+  if (creds.cookies && creds.sessionExpiresAt !== undefined) status.sessionExpiresAt = creds.sessionExpiresAt;
   const signedIn = Boolean(creds.accessToken || creds.cookies || source === 'environment' || source === 'sandbox');
   if (signedIn) Object.assign(status, await currentLogin(ctx));
   await renderRecord(status, COLUMNS, await ctx.output());
