@@ -59,13 +59,29 @@ export function resolveSettings({ globals, env, profile, stored }: SettingSource
 /**
  * The zone rule, one zone per invocation: --tz, else TZ, else the profile's tz, else the
  * system's. TZ is read as the C library reads a zone name (':Europe/Berlin', or a path under
- * zoneinfo); an empty TZ counts as unset. A zone Intl does not know is a usage error naming
- * where it came from.
+ * zoneinfo) or a POSIX rule of a fixed offset in whole hours ('JST-9', read as Etc/GMT-9); an
+ * empty TZ counts as unset. A zone Intl does not know is a usage error naming where it came from.
  */
+/**
+ * The IANA zone of a POSIX TZ rule without daylight saving whose offset is whole hours
+ * ('JST-9', '<+03>-3', 'EST5'): Etc/GMT-9 and the like (POSIX and Etc/ both count hours west
+ * as positive). Undefined for anything else (a zone name, a rule with DST or minutes, which
+ * Intl cannot take: the usage error then says so).
+ */
+export function posixFixedZone(tz: string): string | undefined {
+  const m = /^(?:[A-Za-z]{3,}|<[A-Za-z0-9+-]{1,}>)([+-]?)(\d{1,2})(?::00(?::00)?)?$/.exec(tz);
+  if (!m) return undefined;
+  const hours = Number(m[2]);
+  if (hours === 0) return 'UTC';
+  const west = m[1] !== '-';
+  if (west ? hours > 12 : hours > 14) return undefined;
+  return `Etc/GMT${west ? '+' : '-'}${hours}`;
+}
+
 export function resolveTimeZone(flag: string | undefined, env: NodeJS.ProcessEnv, stored: ProfileSettings): string {
   if (flag !== undefined) return validateTimeZone(flag, '--tz');
   const tz = env.TZ?.replace(/^:/, '').replace(/^.*\/zoneinfo\//, '');
-  if (tz !== undefined && tz !== '') return validateTimeZone(tz, 'TZ');
+  if (tz !== undefined && tz !== '') return validateTimeZone(posixFixedZone(tz) ?? tz, 'TZ');
   if (stored.tz !== undefined) return validateTimeZone(stored.tz, 'the profile\'s tz');
   return localTimeZone(zoneLink());
 }

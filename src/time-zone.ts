@@ -37,7 +37,10 @@ export function validateTimeZone(zone: string, source = '--tz'): string {
   try {
     return new Intl.DateTimeFormat('en-US', { timeZone: zone.trim() }).resolvedOptions().timeZone;
   } catch {
-    throw new UsageError(`${source}: unknown time zone "${zone}"`, { hint: 'Use an IANA time zone name such as Europe/Berlin, America/Denver or UTC.' });
+    const posix = /^(?:[A-Za-z]{3,}|<[^>]+>)[+-]?\d/.test(zone);
+    throw new UsageError(`${source}: unknown time zone "${zone}"${posix ? ' (a POSIX rule: only a fixed offset in whole hours, such as JST-9, is read)' : ''}`, {
+      hint: 'Use an IANA time zone name such as Europe/Berlin, America/Denver or UTC.',
+    });
   }
 }
 

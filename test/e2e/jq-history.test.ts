@@ -4,7 +4,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { DOCUMENTS, expectSameAsJq, needJq, startJqFixture, type Doc, type JqFixture } from './jq-corpus.js';
+import { DOCUMENTS, expectSameAsJq, FROM, needJq, startJqFixture, TO, type Doc, type JqFixture } from './jq-corpus.js';
 
 const CORPUS: Array<[Doc, string]> = [
   ['history', 'map(.properties.speed) | add / length | floor'],
@@ -38,6 +38,20 @@ describe('--jq against jq: history', () => {
     assert.equal(got.code, 2, got.stderr);
     assert.ok(got.stderr.includes(`too fast: ${records[firstFast]!.properties.speed}`), got.stderr);
     assert.equal(got.stdout, records.slice(0, firstFast).map((r) => `${r.properties.speed}\n`).join(''));
+  });
+
+  test('on the merged stream of many units, every unit\'s records go through jq, and the run ends', async () => {
+    const args = ['history', '2004', '2005', '2016', '--from', FROM, '--to', TO, '-o', 'ndjson'];
+    const plain = await f.h.run(args);
+    assert.equal(plain.code, 0, plain.stderr);
+    const dids = plain.stdout.trimEnd().split('\n').map((line) => String((JSON.parse(line) as { properties: { did: number } }).properties.did));
+    assert.deepEqual([...new Set(dids)].sort(), ['2004', '2005', '2016']);
+    for (const concurrency of ['8', '1']) {
+      // A process of its own: stdout a pipe whose writes finish later, as in use (a run that never ended was killed).
+      const got = await f.h.spawn([...args, '--concurrency', concurrency, '--jq', '.properties.did'], { timeoutMs: 60_000 });
+      assert.equal(got.code, 0, got.stderr);
+      assert.deepEqual(got.stdout.trimEnd().split('\n').sort(), [...dids].sort(), `--concurrency ${concurrency}: one line a record, every unit`);
+    }
   });
 
   test('a compile error is found before the history is asked for', async () => {

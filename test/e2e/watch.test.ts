@@ -473,7 +473,7 @@ describe('watch', () => {
 
   test('on a terminal: a live view drawn in place, Ctrl-C exits 0 and gives the screen back', async (t) => {
     if (!needTool(t, 'tmux')) return;
-    const pty = await startPty(['watch', ...ids, '--interval', '1s', '--stale', STALE], h.env, { cols: 90, rows: 16 });
+    const pty = await startPty(['watch', ...ids, '--interval', '1s', '--stale', STALE, '--tz', 'Asia/Tokyo'], h.env, { cols: 90, rows: 16 });
     try {
       let screen = await pty.waitFor(/UNIT\s+NAME\s+STATE/, 30_000);
       for (const id of ids) assert.match(screen, new RegExp(`^\\s*${id}\\s`, 'm'), `unit ${id} is drawn`);
@@ -483,7 +483,11 @@ describe('watch', () => {
       assert.equal(rows.filter((r) => /UNIT\s+NAME/.test(r)).length, 1, 'one header: drawn in place, not scrolled');
       // At the frozen T0 no report arrives, yet every unit has a state: read from its last report's
       // age, as units -o html reads it; the status line tells when the fleet was polled.
-      screen = await pty.waitFor(/last poll \d\d:\d\d:\d\d · next in \d+ s/, 30_000);
+      // The poll's time is on the zone's clock, the zone named (the machine's clock is UTC, Tokyo's 9 h ahead).
+      screen = await pty.waitFor(/last poll \d\d:\d\d:\d\d Asia\/Tokyo · next in \d+ s/, 30_000);
+      const pollHour = Number(/last poll (\d\d):/.exec(screen)?.[1]);
+      const local = new Date(Date.now() + 9 * HOUR * 1000).getUTCHours();
+      assert.ok([local, (local + 23) % 24].includes(pollHour), `Tokyo hour ${local}, shown ${pollHour}`);
       for (const id of ids) assert.match(screen, new RegExp(`^\\s*${id}\\s+.*?\\s(moving|stopped|stale|SOS|CRASH)\\s`, 'm'), `unit ${id} has a state at the start`);
       // A unit's state and SPEED are its last reports' (speed above 5 km/h: moving), not its age's guess.
       let told = 0;

@@ -13,7 +13,7 @@ import { TtyClock, ttyCellText, withZoneHeader } from '../../src/io/formats/rend
 import { resolveTimeZone } from '../../src/settings.js';
 import { validateSetting } from '../../src/config/schema.js';
 import { DayClock } from '../../src/reports/days.js';
-import { isUtcName, localTimeZone, validateTimeZone, wallTime, zonedInstant } from '../../src/time-zone.js';
+import { isUtcName, localTimeZone, offsetAt, validateTimeZone, wallTime, zonedInstant } from '../../src/time-zone.js';
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0, s = 0): number => Date.UTC(y, m - 1, d, h, min, s) / 1000;
 const wall = (year: number, month: number, day: number, hour = 0, minute = 0, second = 0) => ({ year, month, day, hour, minute, second });
@@ -86,6 +86,15 @@ test('the zone rule: --tz, else TZ, else the profile\'s tz, else the system\'s; 
   assert.equal(resolveTimeZone(undefined, {}, {}), new Intl.DateTimeFormat().resolvedOptions().timeZone);
   assert.throws(() => resolveTimeZone('Mars/Olympus', {}, {}), (e: unknown) => e instanceof UsageError && /--tz: unknown time zone "Mars\/Olympus"/.test(e.message));
   assert.throws(() => resolveTimeZone(undefined, { TZ: 'Nowhere/City' }, {}), (e: unknown) => e instanceof UsageError && /^TZ: unknown/.test(e.message));
+  // A POSIX rule of a fixed offset in whole hours, as the C library reads TZ (hours west positive).
+  for (const [tz, zone] of [['JST-9', 'Etc/GMT-9'], ['EST5', 'Etc/GMT+5'], ['<+03>-3', 'Etc/GMT-3'], ['UTC0', 'UTC'], ['XYZ-14', 'Etc/GMT-14']]) {
+    assert.equal(resolveTimeZone(undefined, { TZ: tz }, {}), zone, tz);
+    assert.equal(offsetAt(1_795_000_000, zone), -Number(tz.replace(/^(<[^>]*>|[A-Za-z]+)/, '')) * 3600 || 0, `${tz}: east of UTC as the rule says`);
+  }
+  // One with daylight saving or minutes is not read: a usage error that says why.
+  for (const tz of ['CET-1CEST,M3.5.0,M10.5.0/3', 'IST-5:30']) {
+    assert.throws(() => resolveTimeZone(undefined, { TZ: tz }, {}), (e: unknown) => e instanceof UsageError && /POSIX rule/.test(e.message), tz);
+  }
   assert.equal(validateSetting('tz', ' europe/berlin '), 'Europe/Berlin');
   assert.throws(() => validateSetting('tz', 'Europe/Atlantis'), UsageError);
 });
@@ -106,6 +115,13 @@ test('terminal cells: clock times in the zone, the date only where it changes, a
   const duration = { key: 'duration', kind: 'duration' as const };
   assert.deepEqual([4320, 1111, 45, 0, 93_600, 3600].map((s) => ttyCellText(s, duration, clock)), ['1h 12m', '18m 31s', '45s', '0s', '1d 2h', '1h']);
   assert.equal(formatSpan(242), '4m 2s');
+  // Two units, the second rounded (not cut: a stop of 24h 37m is not shown as one day), 0 shown unless exact.
+  const cases: Array<[number, string]> = [
+    [0, '0s'], [45, '45s'], [60, '1m'], [725, '12m 5s'], [3600, '1h'], [3660, '1h 1m'], [4320, '1h 12m'],
+    [88_634, '1d 1h'], [86_400, '1d'], [86_430, '1d 0h'], [86_399, '1d 0h'], [3599, '59m 59s'], [3_570, '59m 30s'],
+    [7_199.4, '2h 0m'], [-4320, '-1h 12m'], [183_600, '2d 3h'],
+  ];
+  for (const [seconds, shown] of cases) assert.equal(formatSpan(seconds), shown, String(seconds));
   assert.deepEqual(withZoneHeader([{ key: 'did' }, start, end], 'Asia/Tokyo').map((c) => c.header), [undefined, 'START (Asia/Tokyo)', undefined]);
 });
 

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { Context } from '../../context.js';
 import { defineCommand, flag, registerCommand, strictChoice, text } from '../declare.js';
+import { zone } from '../shared-options.js';
 
 const email = () => text('--email <address>', 'account e-mail address (env TRACKCTL_EMAIL)');
 const passwordStdin = () => flag('--password-stdin', 'read the password from standard input');
@@ -23,7 +24,7 @@ export const login = defineCommand({
 export const loginStatus = defineCommand({
   name: 'status',
   summary: 'Show the current login (GET /login/) and the credentials stored locally',
-  options: [],
+  options: [zone()],
   examples: ['trackctl login status', 'trackctl login status -o json'],
   load: () => import('./status.js'),
 });
@@ -40,21 +41,21 @@ export const tokenVerbs = [
   defineCommand({
     name: 'create',
     summary: 'Get a new access token with the password grant and store it',
-    options: [email(), passwordStdin(), text('--client-id <id>', 'OAuth client id')],
+    options: [email(), passwordStdin(), text('--client-id <id>', 'OAuth client id'), zone()],
     examples: ['trackctl token create --email ops@example.com', 'echo "$PASSWORD" | trackctl token create --email ops@example.com --password-stdin'],
     load: async () => (await import('./token.js')).create,
   }),
   defineCommand({
     name: 'refresh',
     summary: 'Renew the access token with the refresh grant',
-    options: [],
+    options: [zone()],
     examples: ['trackctl token refresh', 'trackctl token refresh -p staging'],
     load: async () => (await import('./token.js')).refresh,
   }),
   defineCommand({
     name: 'show',
     summary: "Show the access token's claims, account and user ids and time left (never the token)",
-    options: [],
+    options: [zone()],
     examples: ['trackctl token show', 'trackctl token show -o json | jq .secondsLeft'],
     load: async () => (await import('./token.js')).show,
   }),

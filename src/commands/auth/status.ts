@@ -27,11 +27,12 @@ const COLUMNS: Column[] = [
   { key: 'source', header: 'CREDENTIALS FROM' },
   { key: 'store', header: 'STORE' },
   { key: 'email', header: 'E-MAIL' },
-  { key: 'accessTokenExpiresAt', header: 'ACCESS TOKEN EXPIRES', kind: 'age' },
+  { key: 'accessTokenExpiresAt', header: 'ACCESS TOKEN EXPIRES', kind: 'age', none: '—' },
+  { key: 'accessTokenSecondsLeft', header: 'ACCESS TOKEN LEFT', kind: 'duration' },
   { key: 'refreshToken', header: 'REFRESH TOKEN', kind: 'bool' },
-  { key: 'refreshTokenExpiresAt', header: 'REFRESH TOKEN EXPIRES', kind: 'age' },
+  { key: 'refreshTokenExpiresAt', header: 'REFRESH TOKEN EXPIRES', kind: 'age', none: '—' },
   { key: 'sessionCookie', header: 'SESSION COOKIE', kind: 'bool' },
-  { key: 'sessionExpiresAt', header: 'SESSION EXPIRES', kind: 'age' },
+  { key: 'sessionExpiresAt', header: 'SESSION EXPIRES', kind: 'age', none: '—' },
   { key: 'passwordSaved', header: 'PASSWORD SAVED', kind: 'bool' },
   { key: 'loginName', header: 'SIGNED IN AS', value: (r) => (r.login as LoginData | undefined)?.name },
   { key: 'sessionCheck', header: 'SESSION CHECK', value: (r) => r.loginError ?? (r.login ? 'ok' : 'not checked') },
@@ -47,7 +48,7 @@ async function currentLogin(ctx: Context): Promise<{ login?: LoginData; loginErr
   }
 }
 
-export const run: Run<Record<string, never>> = async (_args, _opts, ctx) => {
+export const run: Run<{ tz?: string }> = async (_args, _opts, ctx) => {
   const settings = await ctx.settings();
   const session = await ctx.session();
   const creds = await session.current();

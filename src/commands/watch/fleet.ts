@@ -233,7 +233,7 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
         height: stdout.rows || 24,
         title: this.title,
         status: this.status,
-        polls: { last: this.lastPoll, next: this.nextPoll, now: this.ctx.clock.now() },
+        polls: { last: this.lastPoll, next: this.nextPoll, now: this.ctx.clock.now(), zone: await this.ctx.timeZone() },
       },
       this.painter,
     );

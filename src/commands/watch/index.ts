@@ -33,7 +33,7 @@ made), saved atomically after each round's events were accepted by stdout (and l
 watch uses it): stopped with Ctrl-C and started again, every event is written once. After a kill
 (SIGKILL) the events of the last round may repeat. On a pipe a round is saved only once more
 output than the pipe can hold (1 MiB; a socket: its buffers) was accepted after it; a reader that
-went away fails the watch (exit 1) at the next write and nothing it may not have read is saved
+went away (| head) ends the watch quietly (exit 141) at the next write and nothing it may not have read is saved
 (the next run may repeat that much). Every unit given up alike: that exit code (4: not found);
 some: 7.
 --geofence FILE: a GeoJSON FeatureCollection of Polygons/MultiPolygons, each with a "name".

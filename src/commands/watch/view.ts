@@ -3,7 +3,7 @@
  * (the alternate screen, redrawn from the top left in place; the terminal is given back as
  * it was on exit). Service text is sanitised before it reaches the terminal.
  */
-import { formatRelative } from '../../io/format-time.js';
+import { formatClock, formatRelative } from '../../io/format-time.js';
 import type { Painter } from '../../io/formats/render/paint.js';
 import { displayWidth, padding, truncateToWidth } from '../../io/formats/render/width.js';
 import { sanitizeCell } from '../../sanitize.js';
@@ -21,8 +21,8 @@ export interface ViewInput {
   height: number;
   title: string;
   status: string;
-  /** When the last round ended and the next one starts (local ms; null: not yet, or polling now), and the local time now. */
-  polls?: { last: number | null; next: number | null; now: number };
+  /** When the last round ended and the next one starts (ms; null: not yet, or polling now), the time now, and the zone the times are told in (named once). */
+  polls?: { last: number | null; next: number | null; now: number; zone: string };
 }
 
 interface Col {
@@ -64,13 +64,11 @@ function columns(now: number, lowAt: (s: UnitWatchState) => boolean): Col[] {
   ];
 }
 
-const hms = (ms: number): string => new Date(ms).toTimeString().slice(0, 8);
-
 /** The status line: the message, then when the fleet was last polled and when it is next, so a quiet fleet does not look frozen. */
 export function statusText(input: Pick<ViewInput, 'status' | 'polls'>): string {
   const p = input.polls;
   if (p === undefined) return input.status;
-  const parts = [p.last === null ? 'first poll…' : `last poll ${hms(p.last)}`];
+  const parts = [p.last === null ? 'first poll…' : `last poll ${formatClock(Math.floor(p.last / 1000), p.zone, true).time} ${p.zone}`];
   if (p.last !== null) parts.push(p.next === null ? 'polling…' : `next in ${Math.max(0, Math.ceil((p.next - p.now) / 1000))} s`);
   return [...parts, input.status].filter((x) => x !== '').join(' · ');
 }

@@ -57,7 +57,8 @@ export interface JqProgram {
   /**
    * Runs the program over JSON texts, each one input (as jq reads a stream of values),
    * writing what it prints as it prints it. Stops at the first input that fails, with a
-   * JqError after the output printed before it, as jq prints it.
+   * JqError after the output printed before it, as jq prints it. Runs asked for while one
+   * is under way follow it, in the order asked.
    */
   run(inputs: readonly string[], sink: JqSink): Promise<void>;
 }
@@ -277,7 +278,15 @@ export async function compileJq(expression: string, options: JqOptions): Promise
     });
   };
 
+  // One thread runs one program at a time: runs asked for meanwhile (the streams of many units
+  // that share the program) wait their turn, in the order asked.
+  let turn: Promise<void> = Promise.resolve();
   return {
-    run: (inputs, sink) => (inputs.length === 0 ? Promise.resolve() : runOne(inputs.join('\n'), sink)),
+    run: (inputs, sink) => {
+      if (inputs.length === 0) return Promise.resolve();
+      const ran = turn.then(() => runOne(inputs.join('\n'), sink));
+      turn = ran.catch(() => undefined);
+      return ran;
+    },
   };
 }

@@ -69,7 +69,7 @@ export class TtyClock {
 /** Terminal table: clock times, ages, durations, yes/no, comma-joined lists. */
 export function ttyCellText(value: unknown, column: Column, clock: TtyClock): string {
   if (column.kind === 'age') {
-    if (value === null || value === undefined || value === 0 || value === '') return 'never';
+    if (value === null || value === undefined || value === 0 || value === '') return column.none ?? 'never';
     if (isTimeValue(value)) return formatRelative(value, clock.nowMs);
   }
   if (column.kind === 'time') {

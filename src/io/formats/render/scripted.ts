@@ -108,16 +108,25 @@ class RecordScriptStream implements RecordStream {
     if (this.batch.length >= JQ_BATCH) return this.flush();
     this.scheduled ??= setImmediate(() => {
       this.scheduled = undefined;
-      this.running = this.running.then(() => this.runBatch()).catch((err: unknown) => void (this.failure ??= err));
+      this.next().catch(() => undefined); // kept in this.failure, thrown at the next write or flush
     });
   }
 
   async flush(): Promise<void> {
     clearImmediate(this.scheduled);
     this.scheduled = undefined;
-    await this.running;
     this.check();
-    await this.runBatch();
+    await this.next();
+  }
+
+  /** The batch so far, run after the batches before it (not after one that failed: a stream stops at its first failed record). */
+  private next(): Promise<void> {
+    const ran = this.running.then(() => {
+      this.check();
+      return this.runBatch();
+    });
+    this.running = ran.catch((err: unknown) => void (this.failure ??= err));
+    return ran;
   }
 
   end(): Promise<void> {

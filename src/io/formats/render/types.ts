@@ -38,6 +38,8 @@ export interface Column {
   kind?: 'text' | 'number' | 'time' | 'age' | 'duration' | 'bool' | 'list';
   /** A clock time to the second (history), not the minute. */
   seconds?: boolean;
+  /** An age column's text on a terminal when there is no time: 'never' (a unit that never reported) unless said ('—' for an expiry). */
+  none?: string;
   /** Colour (TTY table only) for the cell; e.g. red for inactive, yellow for low battery. */
   tone?: (rec: Rec) => Tone | undefined;
   /**
