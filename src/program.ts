@@ -5,6 +5,7 @@
  */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Context, GlobalOptions } from './context.js';
+import { declarationOf, examples } from './commands/declare.js';
 import { registerAuth } from './commands/auth/index.js';
 import { registerConfig } from './commands/config/index.js';
 import { registerUnits } from './commands/devices/index.js';
@@ -110,7 +111,17 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
   for (const command of TOP_LEVEL) {
     if (!invoked || command === invoked || command.names.includes('help')) command.register(program, ctx);
   }
+  for (const group of program.commands) withGroupExamples(group);
   return program;
+}
+
+/** A group of verbs (token, config, devices, …) shows examples too: the first of each verb, made when its help is shown. */
+function withGroupExamples(group: Command): void {
+  if (group.commands.length === 0 || declarationOf(group) !== undefined) return;
+  group.addHelpText('after', () => {
+    const lines = group.commands.flatMap((verb) => declarationOf(verb)?.examples?.slice(0, 1) ?? []);
+    return lines.length === 0 ? '' : examples(lines);
+  });
 }
 
 /** Options that take two values, as jq's do (`--arg NAME VALUE`). */

@@ -188,7 +188,10 @@ async function run<U extends Unit, P>(plan: FleetPlan<P>, target: FleetTarget<U,
       ended = true;
     }
     progress.stop();
-    if (failure !== undefined) throw failure;
+    // The target reached what it waited for (watch --exit-on: the event came): that is the run's
+    // outcome, 0, so `watch --exit-on sos && page` pages; units that failed meanwhile were named.
+    if (failure !== undefined && stoppedByTarget && engine.failures.length < units.length) (plan.warn ?? ((m) => plan.io.err(m)))(`warning: ${failure.message}`);
+    else if (failure !== undefined) throw failure;
     ok = true;
   } finally {
     progress?.stop();

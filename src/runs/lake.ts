@@ -94,7 +94,7 @@ export interface ParquetOptions {
 }
 
 /** Parquet sinks of one run, on a stream or into a file put in place when whole; the page codec is made once for all. */
-export function parquetSinks(o: ParquetOptions): { stream(stdout: IO['stdout']): Promise<HistorySink>; file(path: string): Promise<ParquetFileSink> } {
+export function parquetSinks(o: ParquetOptions): { stream(stdout: IO['stdout'], without?: readonly string[]): Promise<HistorySink>; file(path: string): Promise<ParquetFileSink> } {
   let codec: Promise<PageCodec> | undefined;
   const opened = async () => {
     const parquet = await import('../lake/parquet/index.js');
@@ -103,9 +103,9 @@ export function parquetSinks(o: ParquetOptions): { stream(stdout: IO['stdout']):
     return { parquet, options };
   };
   return {
-    async stream(stdout) {
+    async stream(stdout, without) {
       const { parquet, options } = await opened();
-      return parquet.openParquetStream(stdout, options);
+      return parquet.openParquetStream(stdout, { ...options, without });
     },
     async file(path) {
       const { parquet, options } = await opened();

@@ -61,8 +61,14 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
     if (typeof last === 'number' && Number.isFinite(last) && last > 0) unit.lastReport = last;
     units.push(unit);
   };
-  if (wanted('device')) for (const u of all.devices) add(u.did, u.name, 'device', u.lastGPSTimestamp);
-  if (wanted('sensor')) for (const u of all.sensors) add(u.did, u.name, 'sensor', u.lastGPSTimestamp);
+  // A unit is of the category its record says (a tracked user's phone is listed among the devices
+  // with deviceCategory trackedUser), else of the collection it is listed in.
+  for (const [listed, list] of [['device', all.devices], ['sensor', all.sensors]] as const) {
+    for (const u of list) {
+      const category = categoryOf(u.deviceCategory) ?? listed;
+      if (wanted(category)) add(u.did, u.name, category, u.lastGPSTimestamp);
+    }
+  }
   const users = usersReply === undefined ? [] : await trackedUsers(api, all, usersReply);
   for (const u of users) add(u.did, u.name, 'trackedUser');
 
@@ -74,6 +80,10 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
   }
   const seen = new Set<number>();
   return chosen.filter((u) => !seen.has(u.did) && seen.add(u.did)).sort((a, b) => a.did - b.did);
+}
+
+function categoryOf(c: unknown): SelectCategory | undefined {
+  return c === 'device' || c === 'sensor' || c === 'trackedUser' ? c : undefined;
 }
 
 /** A request asked for ahead: its failure is the caller's once awaited, and no unhandled rejection when it is not (an error before it, or not needed). */

@@ -120,6 +120,13 @@ describe('history of many units', () => {
     };
     assert.deepEqual(await didsOf(['--group', '101']), inGroup);
     assert.deepEqual(await didsOf(['--category', 'sensor']), sensors);
+    // devices: the records of deviceCategory device (a tracked user's phone is listed among the devices too)
+    const devices = Object.values(all.devices as Record<string, { did: number; deviceCategory: string }>)
+      .filter((u) => u.deviceCategory === 'device')
+      .map((u) => u.did)
+      .sort();
+    assert.ok(devices.length >= 3 && devices.length < Object.keys(all.devices as object).length, 'the sandbox lists tracked users among the devices');
+    assert.deepEqual(await didsOf(['--category', 'device']), devices);
     // a tracked user's unit is selected through GET /users/
     const tracked = users.filter((u) => u.userType === 'trackedUser' && u.did !== null).map((u) => u.did as number).sort();
     assert.deepEqual(await didsOf(['--category', 'trackedUser']), tracked);

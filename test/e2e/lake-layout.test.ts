@@ -5,6 +5,7 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Harness } from '../helpers/cli.js';
@@ -32,6 +33,38 @@ describe('history --layout hive: partitions, sizes, shards', () => {
     assert.deepEqual([...new Set(tree(dir).map((f) => f.split('/')[0]))].sort(), dids.map((d) => `did=${d}`).sort());
     const lines = tree(dir).flatMap((f) => readFileSync(join(dir, f), 'utf8').trim().split('\n'));
     assert.equal(lines.length, readFileSync(stream, 'utf8').trim().split('\n').length);
+  });
+
+  test('--partition unit with Parquet: pyarrow reads the tree as one table, did from the folders', async (t) => {
+    if (!needPyarrow(t)) return;
+    const dir = join(h.dir, 'lake-units-parquet');
+    const r = await h.run(['history', '--all-units', '--from', FROM, '--out-dir', dir, '--layout', 'hive', '--partition', 'unit', '-o', 'parquet']);
+    assert.equal(r.code, 0, r.stderr);
+    // Both of pyarrow's ways to read a folder tree; each row's did is its folder's, and the parts leave did out.
+    const script = String.raw`
+import json, sys, collections
+import pyarrow.parquet as pq, pyarrow.dataset as ds
+where = sys.argv[1]
+table = pq.read_table(where)
+dataset = ds.dataset(where, format='parquet', partitioning='hive').to_table()
+files = ds.dataset(where, format='parquet').files
+print(json.dumps({
+  'read_table': dict(collections.Counter(int(d) for d in table['did'].to_pylist())),
+  'dataset': dict(collections.Counter(int(d) for d in dataset['did'].to_pylist())),
+  'in_parts': sorted({c for f in files for c in pq.ParquetFile(f).schema_arrow.names if c == 'did'}),
+}))
+`;
+    const py = spawnSync('python3', ['-c', script, dir], { encoding: 'utf8', maxBuffer: 1 << 26 });
+    assert.equal(py.status, 0, py.stderr);
+    const got = JSON.parse(py.stdout) as { read_table: Record<string, number>; dataset: Record<string, number>; in_parts: string[] };
+    const want: Record<string, number> = {};
+    for (const line of readFileSync(stream, 'utf8').trim().split('\n')) {
+      const did = String((JSON.parse(line) as { properties: { did: number } }).properties.did);
+      want[did] = (want[did] ?? 0) + 1;
+    }
+    assert.deepEqual(got.read_table, want);
+    assert.deepEqual(got.dataset, want);
+    assert.deepEqual(got.in_parts, []);
   });
 
   test('--max-file-size rolls parts over; together they hold every report once', async (t) => {

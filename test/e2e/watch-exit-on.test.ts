@@ -70,14 +70,16 @@ describe('watch --exit-on', () => {
     await h.expectUsage(['watch', '2004', '--exit-on', ','], '--exit-on');
   });
 
-  test('exits 0 once the SOS the history shows was printed', async () => {
+  test('exits 0 once the SOS the history shows was printed, even with a unit that failed beside it', async () => {
     const out = join(h.dir, 'exit-on.ndjson');
     h.sandbox.clearRequests();
-    const run = spawnTo(h, ['watch', String(unit), '--interval', '1s', '--exit-on', 'sos', '-o', 'ndjson'], out);
+    // 999999 does not exist: named on stderr, yet the event came, so `watch --exit-on sos && page` pages.
+    const run = spawnTo(h, ['watch', String(unit), '999999', '--interval', '1s', '--exit-on', 'sos', '-o', 'ndjson'], out);
     try {
       await until(() => polls(unit) >= 1, 'the first poll');
       clock = T1 * 1000;
       assert.equal(await exitOf(run), 0, run.err());
+      assert.match(run.err(), /999999/);
     } finally {
       run.kill('SIGKILL');
       clock = T0 * 1000;

@@ -266,7 +266,9 @@ class HistoryRun implements FleetTarget<UnitState> {
 
   /** The run's format on a new file (--out-dir files, lake parts); Parquet loaded only when asked for. */
   private async openFileSink(io: OutputOptions['io'], title: string): Promise<HistorySink> {
-    if (this.format === 'parquet') return this.parquet.stream(io.stdout);
+    // A lake by unit leaves did out of its parts: the folder (did=2004/) is that column, and a
+    // reader that found it in both (pyarrow, Spark) would refuse two types or two columns.
+    if (this.format === 'parquet') return this.parquet.stream(io.stdout, this.storage !== undefined && this.plan.partition === 'unit' ? ['did'] : undefined);
     return this.openSink({ ...this.out, io, tty: false, color: false }, title);
   }
 }

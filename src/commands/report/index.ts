@@ -61,7 +61,8 @@ as the service reports them. Records come as each unit's history is read
 ${ZONE_HELP}
 
 Units: ids, --group GID, --category device|sensor|trackedUser or --all-units, fetched --concurrency at
-a time. A unit whose history fails is named on stderr and the exit code is 7.`;
+a time. A unit whose history fails is named on stderr and the others go on: every unit failed
+alike, that failure's exit code (4: none found); some, 7.`;
 
 type Kind = 'trips' | 'stops' | 'summary' | 'overspeed' | 'geofence';
 

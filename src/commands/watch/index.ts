@@ -44,8 +44,9 @@ SIGTERM stops the same way but exits 143 ("terminated").
 
 --exit-on EVENT[,EVENT...] (any of the events above): the watch ends with exit 0 once a round has
 printed one of them (with the rest of that round's events, and the checkpoint saved), for
-\`trackctl watch --all-units --exit-on sos && page-someone\`. An unknown event name is exit 2;
-Ctrl-C before the event exits 130.`;
+\`trackctl watch --all-units --exit-on sos && page-someone\` (units that failed meanwhile are named
+on stderr; the event still ends it with 0). An unknown event name is exit 2; Ctrl-C before the
+event exits 130.`;
 
 export const watch = defineCommand({
   name: 'watch',

@@ -42,6 +42,8 @@ export interface ParquetSinkOptions {
   codec?: PageCodec;
   /** Key-value metadata of the file's footer (schema version, units, the window). */
   metadata?: Readonly<Record<string, string>>;
+  /** Columns left out: a hive partition's key (`did` under did=2004/), which readers take from the folder. */
+  without?: readonly string[];
 }
 
 /** A Parquet file being written: end() renames it into place; discard() removes the temporary file. */
@@ -70,9 +72,10 @@ function schemaElement(name: string, kind: ColumnKind): SchemaElement {
   }
 }
 
-/** The Parquet schema of a history file (root first), for readers and tests. */
-export function parquetSchema(): SchemaElement[] {
-  return [{ name: 'root', num_children: PARQUET_COLUMNS.length }, ...PARQUET_COLUMNS.map((c) => schemaElement(c.name, c.kind))];
+/** The Parquet schema of a history file (root first), for readers and tests; `without` as the sink's option. */
+export function parquetSchema(without: readonly string[] = []): SchemaElement[] {
+  const columns = PARQUET_COLUMNS.filter((c) => !without.includes(c.name));
+  return [{ name: 'root', num_children: columns.length }, ...columns.map((c) => schemaElement(c.name, c.kind))];
 }
 
 type Emit = (chunk: Buffer) => Promise<void>;
@@ -83,7 +86,9 @@ const SNAPPY: PageCodec = { codec: 'SNAPPY', compressors: { SNAPPY: snappyCompre
 class ParquetSink implements HistorySink {
   count = 0;
   private readonly buffers = new ColumnBuffers();
-  private readonly schema = parquetSchema();
+  private readonly schema: SchemaElement[];
+  /** The columns written, as indexes into PARQUET_COLUMNS (and the buffers'). */
+  private readonly written: number[];
   private readonly rowGroupRows: number;
   private readonly codec: PageCodec;
   private readonly rowGroups: RowGroup[] = [];
@@ -99,6 +104,9 @@ class ParquetSink implements HistorySink {
     this.rowGroupRows = opts.rowGroupRows ?? DEFAULT_ROW_GROUP_ROWS;
     if (!Number.isInteger(this.rowGroupRows) || this.rowGroupRows < 1) throw new RangeError(`rowGroupRows must be a positive integer, got ${this.rowGroupRows}`);
     this.codec = opts.codec ?? SNAPPY;
+    const without = opts.without ?? [];
+    this.schema = parquetSchema(without);
+    this.written = PARQUET_COLUMNS.flatMap((c, i) => (without.includes(c.name) ? [] : [i]));
     this.bytes.push(MAGIC);
   }
 
@@ -142,8 +150,8 @@ class ParquetSink implements HistorySink {
     this.buffers.settle();
     const { rows, columns } = this.buffers;
     const start = this.bytes.offset;
-    const chunks = columns.map((c, i) =>
-      writeColumnChunk(this.bytes, this.schema[i + 1]!, c, rows, { codec: this.codec, statistics: WITH_STATISTICS.has(PARQUET_COLUMNS[i]!.name) }, this.body),
+    const chunks = this.written.map((i, k) =>
+      writeColumnChunk(this.bytes, this.schema[k + 1]!, columns[i]!, rows, { codec: this.codec, statistics: WITH_STATISTICS.has(PARQUET_COLUMNS[i]!.name) }, this.body),
     );
     let uncompressed = 0n;
     for (const c of chunks) uncompressed += c.meta_data!.total_uncompressed_size;
