@@ -98,6 +98,11 @@ export interface FleetTarget<U extends Unit, P = unknown> {
   /** After a round (or the one pass), with the units whose turn succeeded: false stops the rounds. */
   afterRound?(done: readonly U[]): Promise<boolean | void>;
   /**
+   * Whether the run got what it waited for (watch --exit-on: the event; wait: the condition):
+   * then that is its outcome, exit 0, whatever other units failed (they were named on stderr).
+   */
+  reached?(): boolean;
+  /**
    * The run ended and not every unit failed: close the document (nothing is started for
    * nothing). `stoppedBy`: the signal that stopped the rounds, if one did.
    */
@@ -188,9 +193,8 @@ async function run<U extends Unit, P>(plan: FleetPlan<P>, target: FleetTarget<U,
       ended = true;
     }
     progress.stop();
-    // The target reached what it waited for (watch --exit-on: the event came): that is the run's
-    // outcome, 0, so `watch --exit-on sos && page` pages; units that failed meanwhile were named.
-    if (failure !== undefined && stoppedByTarget && engine.failures.length < units.length) (plan.warn ?? ((m) => plan.io.err(m)))(`warning: ${failure.message}`);
+    // The target got what it waited for (see reached): `watch --exit-on sos && page` pages.
+    if (failure !== undefined && target.reached?.() === true && engine.failures.length < units.length) (plan.warn ?? ((m) => plan.io.err(m)))(`warning: ${failure.message}`);
     else if (failure !== undefined) throw failure;
     ok = true;
   } finally {

@@ -1,4 +1,4 @@
-/** units: GET /all-units/ (session cookie) as one list of every unit and user, with a category per collection. */
+/** units: GET /all-units/ (session cookie) as one list of every unit and user, each with its category (a unit's deviceCategory, else its collection). */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { parse as parseCsv } from 'csv-parse/sync';
@@ -15,7 +15,7 @@ interface UnitRec {
 }
 interface AllUnitsBody {
   success: string;
-  devices: Record<string, { did: number }>;
+  devices: Record<string, { did: number; deviceCategory?: string }>;
   sensors: Record<string, { did: number }>;
   trackedUsers: Record<string, { uid: number }>;
   dispatchers: Record<string, { uid: number }>;
@@ -39,10 +39,13 @@ describe('units', () => {
     const raw = await h.run(['units', '--raw']);
     assert.equal(raw.code, 0, raw.stderr);
     const body = JSON.parse(raw.stdout) as AllUnitsBody;
+    // A unit's category is its deviceCategory: a tracked user's phone, listed among the devices, is a trackedUser unit.
+    const phones = Object.values(body.devices).filter((u) => u.deviceCategory === 'trackedUser').length;
+    assert.ok(phones > 0, 'the sandbox lists tracked users\' phones among the devices');
     const expected: Record<Category, number> = {
-      device: Object.keys(body.devices).length,
+      device: Object.keys(body.devices).length - phones,
       sensor: Object.keys(body.sensors).length,
-      trackedUser: Object.keys(body.trackedUsers).length,
+      trackedUser: Object.keys(body.trackedUsers).length + phones,
       dispatcher: Object.keys(body.dispatchers).length,
     };
     for (const c of Object.keys(expected) as Category[]) {
@@ -52,15 +55,15 @@ describe('units', () => {
     assert.equal(units.length, Object.values(expected).reduce((a, b) => a + b, 0));
     for (const u of units) {
       if (u.category === 'device' || u.category === 'sensor') assert.equal(typeof u.did, 'number');
-      else assert.equal(typeof u.uid, 'number');
+      else assert.ok(typeof u.uid === 'number' || (u.category === 'trackedUser' && typeof u.did === 'number'), JSON.stringify(u));
     }
     const first = units.find((u) => u.category === 'device');
     const sentRecord = first && body.devices[String(first.did)];
     assert.deepEqual(first, { category: 'device', ...sentRecord }, 'the record as sent, plus category');
   });
 
-  test('--category keeps one collection', async () => {
-    for (const c of ['sensor', 'dispatcher'] as const) {
+  test('--category keeps one category', async () => {
+    for (const c of ['device', 'sensor', 'trackedUser', 'dispatcher'] as const) {
       const units = await h.json<UnitRec[]>(['units', '--category', c]);
       assert.ok(units.length > 0 && units.every((u) => u.category === c), c);
     }

@@ -66,10 +66,14 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const all = await getAllUnits(await ctx.api());
   if (ctx.globals.raw) return renderRaw(all.raw, out);
 
-  // The category is the collection a record came from; the record is kept as sent (but a battery never reported).
+  // The category is the unit's deviceCategory (a tracked user's phone is listed among the devices, as
+  // trackedUser: --category selects it as history and report do), else the collection a record came
+  // from; the record is kept as sent (but a battery never reported).
+  const unitCategory = (r: { deviceCategory?: unknown }, listed: 'device' | 'sensor'): CategorizedRecord['category'] =>
+    r.deviceCategory === 'device' || r.deviceCategory === 'sensor' || r.deviceCategory === 'trackedUser' ? r.deviceCategory : listed;
   const records: CategorizedRecord[] = [
-    ...all.devices.map((r) => ({ category: 'device' as const, ...r })),
-    ...all.sensors.map((r) => ({ category: 'sensor' as const, ...r })),
+    ...all.devices.map((r) => ({ category: unitCategory(r, 'device'), ...r })),
+    ...all.sensors.map((r) => ({ category: unitCategory(r, 'sensor'), ...r })),
     ...all.trackedUsers.map((r) => ({ category: 'trackedUser' as const, ...r })),
     ...all.dispatchers.map((r) => ({ category: 'dispatcher' as const, ...r })),
   ].map(shownRecord);

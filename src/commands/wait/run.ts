@@ -145,6 +145,7 @@ function waitTarget(ctx: Context, plan: WaitPlan, condition: Condition, out: Out
       }
       if (held()) return false;
     },
+    reached: () => held(),
     // The rounds ended: the wait held, or the deadline came first.
     async end() {
       if (held()) return;

@@ -144,6 +144,10 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
     return !this.exitEvent;
   }
 
+  reached(): boolean {
+    return this.exitEvent;
+  }
+
   /** --exit-on: stopped before the event came is not the event (`watch --exit-on sos && page`). */
   async end(stoppedBy: InterruptedError | undefined): Promise<void> {
     if (this.plan.exitOn && !this.exitEvent && stoppedBy) throw stoppedBy;
