@@ -47,6 +47,12 @@ export interface User {
   [key: string]: unknown;
 }
 
+/** Every field of a user record (the interface's), for --fields validation before any request. */
+export const USER_FIELDS = [
+  'uid', 'did', 'device', 'name', 'email', 'userType', 'loginLevel', 'isActive', 'country', 'timezone', 'lastLoginTime',
+  'simPhoneNumber', 'groupViewer', 'groupMember',
+] as const;
+
 export interface Group {
   gid: number;
   name: string;
@@ -54,6 +60,9 @@ export interface Group {
   groupViewers: number[];
   [key: string]: unknown;
 }
+
+/** Every field of a group record. */
+export const GROUP_FIELDS = ['gid', 'name', 'groupMembers', 'groupViewers'] as const;
 
 export interface Share {
   sid: string;
@@ -67,6 +76,9 @@ export interface Share {
   expiration: number | 'never' | string;
   [key: string]: unknown;
 }
+
+/** Every field of a share record. */
+export const SHARE_FIELDS = ['sid', 'uid', 'did', 'device', 'gid', 'group', 'name', 'timestamp', 'expiration'] as const;
 
 export interface ReportFeature {
   type: 'Feature';
@@ -100,6 +112,12 @@ export interface ReportPoint {
   properties: Pick<ReportFeature['properties'], 'did' | 'name' | 'lat' | 'lng' | 'speed' | 'date' | 'odometer' | 'address' | 'reportType' | 'reportValue'> &
     Partial<Pick<ReportFeature['properties'], 'message'>>;
 }
+
+/** Every property of a report: the fields of history's rows. */
+export const REPORT_PROPERTY_FIELDS = [
+  'aid', 'did', 'name', 'availability', 'lat', 'lng', 'alt', 'speed', 'heading', 'source', 'address', 'date', 'battery',
+  'odometer', 'precision', 'satellites', 'temperature', 'reportType', 'reportValue', 'message',
+] as const;
 
 export const REPORT_TYPES = [
   'report', 'reporting_mode', 'availability', 'battery_state', 'check_in', 'crash', 'doze', 'external_power',

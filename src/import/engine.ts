@@ -17,7 +17,10 @@ import { isTransient, retry, type Timer } from '../retry.js';
 export type Outcome = 'created' | 'skipped' | 'failed' | 'would-create' | 'would-fail' | 'not-attempted';
 
 export interface ReportRecord {
+  /** The line the row starts on. */
   row: number;
+  /** In a JSON array, the element's number (rows that start on one line differ by it). */
+  item?: number;
   key: string;
   outcome: Outcome;
   id?: number;
@@ -114,7 +117,7 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
   }
 
   async function importRow(row: ImportRow<B>): Promise<ReportRecord> {
-    const out: ReportRecord = { row: row.line, key: row.key, outcome: 'failed' };
+    const out: ReportRecord = { ...rowOf(row), key: row.key, outcome: 'failed' };
     const found = existing?.get(row.match);
     try {
       if (found && !opts.skipExisting) {
@@ -152,10 +155,15 @@ export async function runImport<B>(rows: ImportRow<B>[], target: ImportTarget<B>
   const records: ReportRecord[] = new Array<ReportRecord>(rows.length);
   let stop = false;
   await runPool(rows, opts.concurrency, async (row, i) => {
-    const rec = stop ? { row: row.line, key: row.key, outcome: 'not-attempted' as const } : await importRow(row);
+    const rec = stop ? { ...rowOf(row), key: row.key, outcome: 'not-attempted' as const } : await importRow(row);
     records[i] = rec;
     opts.onDone?.(rec);
     if (fatal || (rec.outcome === 'failed' && !opts.continueOnError)) stop = true;
   });
   return fatal ? { records, fatal } : { records };
+}
+
+/** Where a row is, as the report says it: its line, and its item in a JSON array. */
+function rowOf(row: { line: number; item?: number }): Pick<ReportRecord, 'row' | 'item'> {
+  return row.item === undefined ? { row: row.line } : { row: row.line, item: row.item };
 }

@@ -8,12 +8,14 @@ import { TrackctlError } from '../errors.js';
 import type { NewUnit } from '../api/units.js';
 import type { NewUser } from '../api/users.js';
 import { parseEmail, parseId, parseKey, parsePhone, parseUserType, requireText } from '../validate.js';
-import type { Issue, ParsedSource, RawRow } from './source.js';
+import { rowLabel, type Issue, type ParsedSource, type RawRow } from './source.js';
 
 export type ImportKind = 'devices' | 'sensors' | 'users';
 
 export interface ImportRow<B> {
   line: number;
+  /** A JSON array's element (RawRow's). */
+  item?: number;
   /** The natural key as it will be sent: trackerID, uniqueID or e-mail. */
   key: string;
   /** The key as compared with existing records (e-mail case-insensitively). */
@@ -121,8 +123,8 @@ function canonical(kind: ImportKind, row: RawRow, issues: Issue[]): Map<string, 
   const out = new Map<string, unknown>();
   for (const [column, value] of Object.entries(row.values)) {
     const f = fieldFor(kind, column);
-    if (!f) issues.push({ line: row.line, message: `unknown field "${column}": expected ${FIELDS[kind].map((x) => x.name).join(', ')}` });
-    else if (out.has(f.name)) issues.push({ line: row.line, message: `field "${column}" repeats ${f.name}` });
+    if (!f) issues.push({ line: row.line, item: row.item, message: `unknown field "${column}": expected ${FIELDS[kind].map((x) => x.name).join(', ')}` });
+    else if (out.has(f.name)) issues.push({ line: row.line, item: row.item, message: `field "${column}" repeats ${f.name}` });
     else out.set(f.name, value);
   }
   return out;
@@ -137,7 +139,7 @@ export function validateRows(kind: ImportKind, source: ParsedSource): Validated<
     if (bad.length > 0) return { rows: [], issues: [...bad, ...issues] };
   }
   const rows: ImportRow<NewUnit | NewUser>[] = [];
-  const firstLine = new Map<string, number>();
+  const firstLine = new Map<string, string>();
   for (const raw of source.rows) {
     const rowIssues: Issue[] = [];
     const values = canonical(kind, raw, rowIssues);
@@ -145,7 +147,7 @@ export function validateRows(kind: ImportKind, source: ParsedSource): Validated<
       try {
         return parse();
       } catch (err) {
-        rowIssues.push({ line: raw.line, message: messageOf(err) });
+        rowIssues.push({ line: raw.line, item: raw.item, message: messageOf(err) });
         return undefined;
       }
     };
@@ -160,8 +162,8 @@ export function validateRows(kind: ImportKind, source: ParsedSource): Validated<
     if (key !== undefined) {
       const match = kind === 'users' ? key.toLowerCase() : key;
       const earlier = firstLine.get(match);
-      if (earlier !== undefined) rowIssues.push({ line: raw.line, message: `${keyField(kind)} "${key}" repeats line ${earlier}` });
-      else firstLine.set(match, raw.line);
+      if (earlier !== undefined) rowIssues.push({ line: raw.line, item: raw.item, message: `${keyField(kind)} "${key}" repeats ${earlier}` });
+      else firstLine.set(match, rowLabel(raw));
     }
     if (rowIssues.length > 0 || name === undefined || key === undefined || deviceType === undefined || userType === undefined || groups === undefined || viewerGroups === undefined) {
       issues.push(...rowIssues);
@@ -171,8 +173,8 @@ export function validateRows(kind: ImportKind, source: ParsedSource): Validated<
     if (kind === 'users') body = { name, email: key, userType };
     else body = kind === 'devices' ? { name, trackerID: key, deviceType } : { name, uniqueID: key, deviceType };
     if (phone !== undefined) body.simPhoneNumber = phone;
-    rows.push({ line: raw.line, key, match: kind === 'users' ? key.toLowerCase() : key, body, groups, viewerGroups });
+    rows.push({ line: raw.line, item: raw.item, key, match: kind === 'users' ? key.toLowerCase() : key, body, groups, viewerGroups });
   }
-  issues.sort((a, b) => a.line - b.line);
+  issues.sort((a, b) => a.line - b.line || (a.item ?? 0) - (b.item ?? 0));
   return { rows, issues };
 }

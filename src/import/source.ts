@@ -14,13 +14,22 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 export interface RawRow {
   /** 1-based line of the file where the row starts. */
   line: number;
+  /** A JSON array's element, 1-based: what tells rows apart that start on one line. */
+  item?: number;
   /** Column or property name → value as read (CSV cells are strings). */
   values: Record<string, unknown>;
 }
 
 export interface Issue {
   line: number;
+  /** As RawRow's. */
+  item?: number;
   message: string;
+}
+
+/** Where a row is, for messages: "line 4", or "item 2 (line 1)" in a JSON array. */
+export function rowLabel(at: { line: number; item?: number }): string {
+  return at.item === undefined ? `line ${at.line}` : `item ${at.item} (line ${at.line})`;
 }
 
 export interface ParsedSource {
@@ -213,8 +222,8 @@ function parseJsonArray(text: string): ParsedSource {
   const issues: Issue[] = [];
   value.forEach((item: unknown, i) => {
     const line = lines[i] ?? 1;
-    if (isPlainObject(item)) rows.push({ line, values: item });
-    else issues.push({ line, message: `item ${i + 1} is not a JSON object` });
+    if (isPlainObject(item)) rows.push({ line, item: i + 1, values: item });
+    else issues.push({ line, item: i + 1, message: 'not a JSON object' });
   });
   return { format: 'json', rows, issues };
 }

@@ -63,4 +63,18 @@ describe('custom columns', () => {
     await h.expectUsage(['devices', 'list', '-o', `custom-columns-file=${join(h.dir, 'missing.txt')}`], 'cannot read');
     await h.expectUsage(['devices', 'list', '-o', `custom-columns-file=${h.file('bad.txt', 'A B\n.a\n')}`], 'two lines');
   });
+
+  test('an unknown --fields name is exit 2 before any request, on every command that prints records', async () => {
+    for (const args of [
+      ['devices', 'list'], ['sensors', 'get', '2016'], ['users', 'list'], ['users', 'get', '2001'], ['groups', 'list'], ['groups', 'get', '101'],
+      ['shares', 'list'], ['units'], ['history', '2004', '--from', '1h'], ['history', '--all-units', '--from', '1h', '-o', 'csv'],
+      ['report', 'trips', '2004', '--from', '1d'], ['report', 'summary', '--all-units', '--from', '1d', '-o', 'json'],
+    ]) {
+      await h.expectUsage([...args, '--fields', 'name,bogus'], 'bogus');
+    }
+    // The fields that are there still work, columns and record fields alike.
+    const r = await h.run(['groups', 'list', '--fields', 'gid,groupMembers', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(Object.keys((JSON.parse(r.stdout) as Array<Record<string, unknown>>)[0] ?? {}), ['gid', 'groupMembers']);
+  });
 });

@@ -22,6 +22,20 @@ describe('import: invalid input (end to end)', () => {
     return r.stderr;
   }
 
+  test('a JSON array on one line: each bad element is told by its item, and counted once', async () => {
+    const json = file('one-line.json', JSON.stringify([
+      { name: 'E1', email: 'e1@example.com', type: 'dispatcher' },
+      { name: '', email: 'e2@example.com', type: 'dispatcher' },
+      { name: 'E3', email: 'bad', type: 'dispatcher' },
+      { name: 'E4', email: 'e1@example.com', type: 'dispatcher' },
+    ]));
+    const err = await rejected(['users', 'import', json]);
+    assert.match(err, /3 invalid rows; nothing was sent/);
+    assert.match(err, /item 2 \(line 1\): missing name/);
+    assert.match(err, /item 3 \(line 1\): email "bad"/);
+    assert.match(err, /item 4 \(line 1\): email "e1@example.com" repeats item 1 \(line 1\)/);
+  });
+
   test('devices CSV: every bad row and field is listed by line', async () => {
     const csv = file('bad.csv', [
       'name,tracker-id,type,sim-phone,groups',

@@ -25,13 +25,14 @@ export const FALLBACK_MARKER = '.keychain-fallback-warned';
 export const DEFAULT_KEYCHAIN_TIMEOUT_MS = 3000;
 
 export async function openSecretStore(opts: OpenStoreOptions): Promise<SecretStore> {
-  const file = new FileStore(opts.dataDir, opts.warn);
+  const warn = opts.warn;
+  const file = new FileStore(opts.dataDir, warn ?? (() => undefined));
   if (opts.mode === 'file') return file;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_KEYCHAIN_TIMEOUT_MS;
   const marker = join(opts.dataDir, FALLBACK_MARKER);
   const fallBack = async (reason: string): Promise<void> => {
-    if (await markFirstFallback(opts.dataDir, marker, reason)) {
-      opts.warn(
+    if (warn && (await markFirstFallback(opts.dataDir, marker, reason))) {
+      warn(
         `no usable OS keychain (${reason}); secrets are stored in ${file.location}, readable only by you. ` +
           'Start a Secret Service (e.g. gnome-keyring) or run "trackctl config set credential-store file" to silence this.',
       );

@@ -40,8 +40,8 @@ export interface SecretStore {
 export interface OpenStoreOptions {
   mode: 'auto' | 'keychain' | 'file';
   dataDir: string;
-  /** One-line warnings for the user (stderr); never secrets. */
-  warn: (message: string) => void;
+  /** One-line warnings for the user (stderr); never secrets. None with -q: the one-time fallback warning then waits for a run that shows it. */
+  warn?: (message: string) => void;
   /** Upper bound for the keychain probe and each keychain call. Default 3000. */
   timeoutMs?: number;
 }

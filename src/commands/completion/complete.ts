@@ -4,10 +4,11 @@ import { TOPICS } from '../help/topics.js';
 import { listExtensions } from '../extension/path.js';
 import { rootOf } from '../../completion/tree.js';
 import type { Run } from '../action.js';
+import { sanitizeCell } from '../../sanitize.js';
 
-/** Descriptions come from the service too: one line, no tabs, no control characters. */
+/** Descriptions come from the service too: one line, no tabs, no control characters (whole escape sequences, as tables drop them). */
 function oneLine(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
+  return sanitizeCell(text).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim();
 }
 
 export const run: Run<Record<string, never>> = async (words, _opts, ctx, command) => {

@@ -1,5 +1,6 @@
 /** How groups look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
 import type { Column, Rec } from '../../io/formats/output.js';
+import { GROUP_FIELDS } from '../../api/types.js';
 
 /** Ids → names of the units and users they stand for, when known. */
 export type NameIndex = ReadonlyMap<number, string>;
@@ -19,4 +20,9 @@ export function groupColumns(names?: NameIndex): Column[] {
     { key: 'groupMembers', header: 'MEMBERS', kind: 'list', value: (r: Rec) => labelled(r.groupMembers, names), shrink: true, priority: 1 },
     { key: 'groupViewers', header: 'VIEWERS', kind: 'list', value: (r: Rec) => labelled(r.groupViewers, names), shrink: true },
   ];
+}
+
+/** What --fields may name: the record's fields and the columns', checked before any request. */
+export function groupFields(): string[] {
+  return [...GROUP_FIELDS, ...groupColumns().map((c) => c.key)];
 }

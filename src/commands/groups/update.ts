@@ -4,7 +4,7 @@ import type { One } from '../../api/envelope.js';
 import type { Group } from '../../api/types.js';
 import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList, requireText } from '../../validate.js';
-import { groupColumns } from './columns.js';
+import { groupColumns, groupFields } from './columns.js';
 import { namesForTable } from './names.js';
 import type { Run } from '../action.js';
 
@@ -46,7 +46,7 @@ export const run: Run<UpdateOptions> = async (args, opts, ctx) => {
     throw new UsageError('nothing to change: give --name, --add-member, --remove-member, --add-viewer or --remove-viewer');
   }
 
-  const out = await ctx.output();
+  const out = await ctx.output({ fields: groupFields() });
   const api = await ctx.api();
   let last: One<Group> | undefined;
   if (name !== undefined) last = await renameGroup(api, gid, name);

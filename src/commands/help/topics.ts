@@ -148,9 +148,10 @@ re-run an import with --skip-existing, or an apply, to finish the rest.
 Commands over several units or ids (history, report, watch, devices delete, ...)
 name each failure once on stderr; when every one failed the same way they exit with
 that failure's code (4 when none was found, with nothing on stdout), when some
-failed, 7. history, report and watch exit 1 when their output's target did not take
-it (the reader of a pipe went away, a full disk): with --checkpoint, nothing of such
-a stream run is saved.
+failed, 7. A reader that leaves (| head) ends any command quietly with 141, as a shell
+reports SIGPIPE; history, report and watch exit 1 when their output's target failed
+otherwise (a full disk). Either way, with --checkpoint nothing of such a stream run is
+saved.
 `;
 
 const AUTH_TEXT = `Signing in and credentials

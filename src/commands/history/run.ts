@@ -1,5 +1,6 @@
 /** `trackctl history`: validate, then stream the units' history through the fleet-run engine (or, --raw, one reply as sent). */
 import type { HistoryQuery } from '../../api/history.js';
+import { REPORT_PROPERTY_FIELDS } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import type { Run } from '../action.js';
@@ -8,7 +9,7 @@ import { checkOutput, HISTORY_OUTPUTS } from './output.js';
 
 export const run: Run<HistoryOptions> = async (args, opts, ctx) => {
   const plan = parsePlan(args, opts, ctx.clock.now(), await ctx.timeZone(), ctx.env);
-  const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS);
+  const { format, out } = await ctx.outputAs(HISTORY_OUTPUTS, { fields: REPORT_PROPERTY_FIELDS });
   if (plan.compressionGiven && format !== 'parquet') throw new UsageError('--compression sets the codec of -o parquet');
   checkOutput(ctx, plan, format);
   if (format === 'html' && plan.follow) throw new UsageError('-o html draws a finished history; it cannot be used with --follow');

@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import type { Api } from '../../api/client.js';
 import { startProgress } from '../../io/terminal/progress.js';
 import type { Run } from '../action.js';
-import { formatFromName, parseFormatOption, parseSource, readSource, sniffFormat, type Issue } from '../../import/source.js';
+import { formatFromName, parseFormatOption, parseSource, readSource, sniffFormat, rowLabel, type Issue } from '../../import/source.js';
 import { validateRows, type ImportKind, type ImportRow, type Validated } from '../../import/schema.js';
 import { runImport, type ReportRecord } from '../../import/engine.js';
 import { unitTarget, unknownGroups, userTarget, type ImportTarget } from '../../import/targets.js';
@@ -28,9 +28,9 @@ const MAX_LISTED = 200;
 
 
 function invalid(where: string, issues: Issue[]): UsageError {
-  const lines = issues.slice(0, MAX_LISTED).map((i) => `  line ${i.line}: ${i.message}`);
+  const lines = issues.slice(0, MAX_LISTED).map((i) => `  ${rowLabel(i)}: ${i.message}`);
   if (issues.length > MAX_LISTED) lines.push(`  … and ${issues.length - MAX_LISTED} more`);
-  const rows = new Set(issues.map((i) => i.line)).size;
+  const rows = new Set(issues.map(rowLabel)).size;
   return new UsageError(`${where}: ${rows} invalid row${rows === 1 ? '' : 's'}; nothing was sent:\n${lines.join('\n')}`);
 }
 
@@ -44,7 +44,7 @@ async function checkGroups<B>(api: Api, rows: ImportRow<B>[], where: string): Pr
   for (const r of rows) {
     for (const [field, gids] of [['groups', r.groups], ['viewer-groups', r.viewerGroups]] as const) {
       const bad = gids.filter((g) => unknown.has(g));
-      if (bad.length > 0) issues.push({ line: r.line, message: `${field}: no group ${bad.join(', ')} in this account` });
+      if (bad.length > 0) issues.push({ line: r.line, item: r.item, message: `${field}: no group ${bad.join(', ')} in this account` });
     }
   }
   throw invalid(where, issues);

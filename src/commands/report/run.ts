@@ -131,7 +131,7 @@ function geoRecord(kind: Kind, rec: Rec): GeoRecord {
 export function runFor(kind: Kind): Run<ReportOptions> {
   return async (args, opts, ctx) => {
     const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence', await ctx.timeZone(), ctx.env);
-    const { format, out } = await ctx.outputAs(FORMATS[kind]);
+    const { format, out } = await ctx.outputAs(FORMATS[kind], { fields: [...COLUMNS[kind], ...EXPLAIN_COLUMNS].map((c) => c.key) });
     const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
     if (kind === 'overspeed' && plan.limit === undefined && !fences.some((f) => f.speedLimit !== undefined)) {
       throw new UsageError('missing --limit KMH (or a --geofence file whose features have a numeric "speedLimit")');

@@ -1,5 +1,6 @@
 /** How shares look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
 import type { Column, Rec } from '../../io/formats/output.js';
+import { SHARE_FIELDS } from '../../api/types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,4 +38,9 @@ export function shareColumns(nowMs: number): Column[] {
     { key: 'expired', header: 'EXPIRED', kind: 'bool', priority: -1, value: (r: Rec) => isExpired(r, nowMs), tone: expiredTone },
     { key: 'timestamp', header: 'CREATED', kind: 'time' },
   ];
+}
+
+/** What --fields may name: the record's fields and the columns', checked before any request. */
+export function shareFields(): string[] {
+  return [...SHARE_FIELDS, ...shareColumns(0).map((c) => c.key)];
 }

@@ -4,7 +4,7 @@ import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { valueOrAsk } from '../../io/terminal/prompt.js';
 import { exclusive, requireText } from '../../validate.js';
 import { parseExpires, type RelativeExpiry } from './validate.js';
-import { shareColumns } from './columns.js';
+import { shareColumns, shareFields } from './columns.js';
 import type { Run } from '../action.js';
 
 interface CreateOptions {
@@ -35,7 +35,7 @@ export const run: Run<CreateOptions> = async (_args, opts, ctx) => {
   }
   share.name = requireText(await valueOrAsk(ctx, opts.name, '--name', 'Share name:'), '--name', 'name');
 
-  const out = await ctx.output();
+  const out = await ctx.output({ fields: shareFields() });
   const api = await ctx.api();
   const { record, raw } = await createShare(api, share);
   if (ctx.globals.raw) return renderRaw(raw, out);

@@ -3,7 +3,7 @@ import { updateShare, type ShareChanges } from '../../api/shares.js';
 import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { requireText } from '../../validate.js';
 import { parseExpires, parseSid } from './validate.js';
-import { shareColumns } from './columns.js';
+import { shareColumns, shareFields } from './columns.js';
 import type { Run } from '../action.js';
 
 interface UpdateOptions {
@@ -23,7 +23,7 @@ export const run: Run<UpdateOptions> = async (args, opts, ctx) => {
   }
   if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give --name or --expires');
 
-  const out = await ctx.output();
+  const out = await ctx.output({ fields: shareFields() });
   const { record, raw } = await updateShare(await ctx.api(), sid, changes);
   if (ctx.globals.raw) return renderRaw(raw, out);
   await renderRecord(record, shareColumns(ctx.clock.now()), out);

@@ -1,5 +1,6 @@
 /** How users look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
 import type { Column, Rec } from '../../io/formats/output.js';
+import { USER_FIELDS } from '../../api/types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,4 +29,9 @@ export function userColumns(): Column[] {
     { key: 'groupViewer', header: 'VIEWS', kind: 'list', priority: -2 },
     { key: 'lastLoginTime', header: 'LAST LOGIN', kind: 'age' },
   ];
+}
+
+/** What --fields may name: the record's fields and the columns', checked before any request. */
+export function userFields(): string[] {
+  return [...USER_FIELDS, ...userColumns().map((c) => c.key)];
 }

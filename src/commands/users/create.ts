@@ -2,7 +2,7 @@ import { createUser, USER_TYPES, type NewUser } from '../../api/users.js';
 import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { requireFlags, valueOrAsk } from '../../io/terminal/prompt.js';
 import { parseEmail, parsePhone, parseUserType, requireText } from '../../validate.js';
-import { userColumns } from './columns.js';
+import { userColumns, userFields } from './columns.js';
 import type { Run } from '../action.js';
 
 interface CreateOptions {
@@ -29,7 +29,7 @@ export const run: Run<CreateOptions> = async (_args, opts, ctx) => {
   const user: NewUser = { name, email, userType };
   if (phone !== undefined) user.simPhoneNumber = phone;
 
-  const out = await ctx.output();
+  const out = await ctx.output({ fields: userFields() });
   const { record, raw } = await createUser(await ctx.api(), user);
   if (ctx.globals.raw) return renderRaw(raw, out);
   await renderRecord(record, userColumns(), out);

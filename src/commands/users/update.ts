@@ -4,7 +4,7 @@ import type { One } from '../../api/envelope.js';
 import type { User } from '../../api/types.js';
 import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList } from '../../validate.js';
-import { userColumns } from './columns.js';
+import { userColumns, userFields } from './columns.js';
 import type { Run } from '../action.js';
 
 interface UpdateOptions {
@@ -43,7 +43,7 @@ export const run: Run<UpdateOptions> = async (args, opts, ctx) => {
     throw new UsageError('nothing to change: give --add-group, --remove-group, --add-viewer-group or --remove-viewer-group');
   }
 
-  const out = await ctx.output();
+  const out = await ctx.output({ fields: userFields() });
   const api = await ctx.api();
   let last: One<User> | undefined;
   for (const change of changes) last = await changeUserGroups(api, uid, change.role, change.gids, change.add);
