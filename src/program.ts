@@ -86,7 +86,7 @@ export function buildProgram(ctx: Context, version: string, argv?: readonly stri
     .option('-p, --profile <name>', 'configuration profile to use (env TRACKCTL_PROFILE)')
     .option('--base-url <url>', 'service address (env TRACKCTL_BASE_URL)')
     .option('--sandbox', 'run against the embedded sandbox, signed in as the demo account (env TRACKCTL_SANDBOX=1)')
-    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, yaml, custom-columns=HEADER:.path,... (env TRACKCTL_OUTPUT)'))
+    .addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson, csv, yaml (lists also wide, name), custom-columns=HEADER:.path,... (env TRACKCTL_OUTPUT)'))
     .option('--fields <list>', 'comma-separated fields to show, in order')
     .option('--jq <expression>', 'filter the JSON output with jq; implies -o json (-o ndjson: each record); see help formatting')
     .addOption(new Option('--arg <name> <value>', 'with --jq: $name is the string value (repeatable)').argParser(collectPair))

@@ -101,6 +101,11 @@ for (const kind of ['devices', 'sensors'] as const) {
       const removed = await h.json<UnitRec>([kind, 'update', String(created.did), '--remove-group', '101', '--active']);
       assert.deepEqual(removed.groupMember, [102]);
       assert.equal(removed.isActive, 1);
+      // A change that fails after another was applied says what was: the name changed, the group did not exist.
+      const half = await h.run([kind, 'update', String(created.did), '--name', 'Half done', '--add-group', '999']);
+      assert.equal(half.code, 4, half.stderr);
+      assert.match(half.stderr, /999.*\(applied before it: the name\)/);
+      assert.equal((await h.json<UnitRec>([kind, 'get', String(created.did)])).name, 'Half done');
 
       const del = await h.run([kind, 'delete', String(created.did), '--yes']);
       assert.equal(del.code, 0, del.stderr);

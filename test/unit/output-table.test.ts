@@ -121,11 +121,14 @@ test('a record on a terminal is a KEY: value listing, columns first then other s
   await renderRecord(record, columns, opts);
   const lines = opts.io.text().trimEnd().split('\n');
   assert.equal(lines[0], 'DID:                 1');
-  assert.match(lines[1] ?? '', /^NAME: +Truck 7 with a rather long descriptive name that will not fit$/);
-  assert.match(lines[2] ?? '', /^ACTIVE: +yes$/);
-  assert.match(lines[4] ?? '', /^LAST GPS TIMESTAMP: {2}5 min ago$/);
-  assert.match(lines[6] ?? '', /^SIM PHONE: +\+15550100$/);
-  assert.equal(lines.length, 7, 'objects (position) are left to -o json');
+  // The terminal is 80 cells wide: the long name goes on under its start.
+  assert.match(lines[1] ?? '', /^NAME: +Truck 7 with a rather long descriptive name that will not$/);
+  assert.equal(lines[2], `${' '.repeat(21)}fit`);
+  assert.ok(lines.every((l) => l.length <= 80));
+  assert.match(lines[3] ?? '', /^ACTIVE: +yes$/);
+  assert.match(lines[5] ?? '', /^LAST GPS TIMESTAMP: {2}5 min ago$/);
+  assert.match(lines[7] ?? '', /^SIM PHONE: +\+15550100$/);
+  assert.equal(lines.length, 8, 'objects (position) are left to -o json');
 });
 
 test('a record piped is the same TSV as a one-row list', async () => {

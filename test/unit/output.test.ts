@@ -127,6 +127,20 @@ test('yaml escapes the bidirectional overrides and isolates, in values and keys,
   assert.deepEqual(parseYaml(opts.io.text()), rec);
 });
 
+test('yaml reads back the same under YAML 1.1 too: strings 1.1 takes for booleans, dates, numbers or its keys are quoted', async () => {
+  const names = ['=', '<<', 'yes', 'No', 'on', 'OFF', 'y', '2026-11-29', '2026-11-29 10:00:00', '1_000', '01:30', '0x1F', '017', '~', 'Null', '.inf', 'plain name'];
+  const rec = Object.fromEntries(names.map((n, i) => [`k${i}`, n]));
+  const values = { ...rec, n: 12, f: 1.5, t: true, z: null, list: ['yes', 3] };
+  const opts = options('yaml');
+  await renderRecord(values, [], opts);
+  const text = opts.io.text();
+  assert.deepEqual(parseYaml(text), values, 'YAML 1.2');
+  assert.deepEqual(parseYaml(text, { version: '1.1' }), values, 'YAML 1.1');
+  assert.match(text, /^k0: "="$/m, "1.1's value key");
+  assert.match(text, /^k14: "Null"$/m);
+  assert.match(text, /^k16: plain name$/m, 'an ordinary string stays plain');
+});
+
 test('renderRecord: json is the one record, csv is header plus one row', async () => {
   const json = options('json');
   await renderRecord(devices[0] ?? {}, columns, json);

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { layoutTable, loadTableWriter, type TtyCell } from '../../src/io/formats/render/table.js';
-import { displayWidth, truncateToWidth } from '../../src/io/formats/render/width.js';
+import { displayWidth, truncateToWidth, wrapToWidth } from '../../src/io/formats/render/width.js';
+import { formatRecordView } from '../../src/io/formats/render/record-view.js';
 import { loadPainter } from '../../src/io/formats/render/paint.js';
 import type { Column } from '../../src/io/formats/render/types.js';
 
@@ -16,6 +17,30 @@ test('displayWidth: CJK and emoji take two cells, combining marks none', () => {
     ['❤️', 2], ['1️⃣', 2], ['\u1100\u1161\u11a8', 2], ['Zürich 北京 🚚', 14], ['', 0],
   ];
   for (const [text, width] of cases) assert.equal(displayWidth(text), width, JSON.stringify(text));
+});
+
+test('wrapToWidth: lines of at most the width, broken after spaces, within a word wider than a line; nothing lost', () => {
+  const text = '101, 102, 103, 2004, 2005, 2006, 2007, 2008, 2009, 2010, 2011 北京北京北京 averyveryverylongwordwithoutspaces';
+  for (const width of [5, 12, 30, 200]) {
+    const lines = wrapToWidth(text, width);
+    assert.ok(lines.every((l) => displayWidth(l) <= width), `${width}: ${JSON.stringify(lines)}`);
+    assert.equal(lines.join('').replace(/ /g, ''), text.replace(/ /g, ''), `${width}: every character kept`);
+  }
+  assert.deepEqual(wrapToWidth('a b c', 3), ['a b', 'c']);
+  assert.deepEqual(wrapToWidth('short', 10), ['short']);
+});
+
+test('a record view fits the terminal: a long value goes on under its start', async () => {
+  const painter = await loadPainter(false);
+  const rec = { gid: 101, name: 'North depot', groupMembers: Array.from({ length: 40 }, (_, i) => 2000 + i) };
+  const columns: Column[] = [{ key: 'gid' }, { key: 'name' }, { key: 'groupMembers', header: 'MEMBERS', kind: 'list' }];
+  const text = formatRecordView(rec, columns, painter, 0, 'UTC', 60);
+  const lines = text.trimEnd().split('\n');
+  assert.ok(lines.every((l) => displayWidth(l) <= 60), text);
+  assert.ok(lines.length > 3, 'the members take several lines');
+  assert.match(lines[2] ?? '', /^MEMBERS:  2000, 2001/);
+  assert.ok(lines.slice(3).every((l) => l.startsWith(' '.repeat(10))), 'continued under the value');
+  assert.equal(lines.slice(2).map((l) => l.replace(/^MEMBERS:/, '').trim()).join(' '), rec.groupMembers.join(', '));
 });
 
 test('truncateToWidth: cut by cluster, never through one, ending in …', () => {

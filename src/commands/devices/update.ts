@@ -6,7 +6,7 @@ import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList, requireText } from '../../validate.js';
 import { unitColumns } from './columns.js';
 import { shownRecord } from '../units/columns.js';
-import type { Run } from '../action.js';
+import { inTurn, type Run } from '../action.js';
 import { UNIT_FIELDS } from '../../api/types.js';
 
 interface UpdateOptions {
@@ -35,10 +35,11 @@ export function runFor(kind: UnitKind): { run: Run<UpdateOptions> } {
 
       const out = await ctx.output({ fields: UNIT_FIELDS });
       const api = await ctx.api();
-      let last: One<Unit> | undefined;
-      if (Object.keys(changes).length > 0) last = await updateUnit(api, kind, did, changes);
-      if (add.length > 0) last = await changeUnitGroups(api, kind, did, add, true);
-      if (remove.length > 0) last = await changeUnitGroups(api, kind, did, remove, false);
+      const last = await inTurn<One<Unit>>([
+        ...(Object.keys(changes).length > 0 ? [{ what: Object.keys(changes).map((k) => (k === 'isActive' ? 'the active state' : 'the name')).join(' and '), run: () => updateUnit(api, kind, did, changes) }] : []),
+        ...(add.length > 0 ? [{ what: `added to group ${add.join(', ')}`, run: () => changeUnitGroups(api, kind, did, add, true) }] : []),
+        ...(remove.length > 0 ? [{ what: `removed from group ${remove.join(', ')}`, run: () => changeUnitGroups(api, kind, did, remove, false) }] : []),
+      ]);
       if (!last) return;
       if (ctx.globals.raw) return renderRaw(last.raw, out);
       await renderRecord(shownRecord(last.record), unitColumns(kind, ctx.clock.now()), out);

@@ -6,7 +6,7 @@ import { renderRaw, renderRecord } from '../../io/formats/output.js';
 import { parseId, parseIdList, requireText } from '../../validate.js';
 import { groupColumns, groupFields } from './columns.js';
 import { namesForTable } from './names.js';
-import type { Run } from '../action.js';
+import { inTurn, type Run } from '../action.js';
 
 interface UpdateOptions {
   name?: string;
@@ -48,10 +48,11 @@ export const run: Run<UpdateOptions> = async (args, opts, ctx) => {
 
   const out = await ctx.output({ fields: groupFields() });
   const api = await ctx.api();
-  let last: One<Group> | undefined;
-  if (name !== undefined) last = await renameGroup(api, gid, name);
   // Membership replies nest the group one level deeper; the API module unwraps it.
-  for (const change of changes) last = await changeGroupMembership(api, gid, change.role, change.ids, change.add);
+  const last = await inTurn<One<Group>>([
+    ...(name !== undefined ? [{ what: 'the name', run: () => renameGroup(api, gid, name) }] : []),
+    ...changes.map((c) => ({ what: `${c.role} ${c.add ? 'added' : 'removed'} (${c.ids.join(', ')})`, run: () => changeGroupMembership(api, gid, c.role, c.ids, c.add) })),
+  ]);
   if (!last) return;
   if (ctx.globals.raw) return renderRaw(last.raw, out);
   await renderRecord(last.record, groupColumns(await namesForTable(ctx, out)), out);

@@ -80,6 +80,8 @@ stdout carries data only; progress, warnings and errors go to stderr.
                         ndjson  one record a line, flushed as it arrives (history streams)
                         csv     RFC 4180 with a header row; formula-like cells neutralised
                         yaml    the records as a YAML sequence or mapping
+                        wide    a list's table with every column, none dropped for width
+                        name    a list's records as kind/id (device/2004), one a line
                         history also writes geojson, gpx and kml
                         html    a map page (history, units); on a terminal, to a file
                         custom-columns=HEADER:.path[,HEADER:.path...]   see below

@@ -130,7 +130,7 @@ export async function renderRecord(record: Rec, columns: Column[], opts: OutputO
       if (!opts.tty) return renderList([record], columns, opts);
       const shown = recordViewColumns(record, resolveColumns(columns, opts.fields), opts.fields !== undefined);
       const painter = await loadPainter(opts.color);
-      return opts.io.out(formatRecordView(record, shown, painter, opts.now(), opts.timeZone));
+      return opts.io.out(formatRecordView(record, shown, painter, opts.now(), opts.timeZone, opts.io.columns()));
     }
   }
 }

@@ -47,6 +47,44 @@ export function truncateToWidth(text: string, width: number): string {
   return `${kept}…`;
 }
 
+/** The text in lines of at most `width` cells: broken after spaces where it can be, within a word where one is wider. */
+export function wrapToWidth(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  if (displayWidth(text) <= w) return [text];
+  const lines: string[] = [];
+  let line = '';
+  let used = 0;
+  for (const word of text.split(/(?<= )/)) {
+    const cells = displayWidth(word);
+    // a word fits when its letters do: the space after it may stand at the line's end
+    if (used + displayWidth(word.trimEnd()) <= w) {
+      line += word;
+      used += cells;
+      continue;
+    }
+    if (line !== '') lines.push(line.trimEnd());
+    line = '';
+    used = 0;
+    if (cells <= w) {
+      line = word;
+      used = cells;
+      continue;
+    }
+    for (const { segment } of graphemes(word)) {
+      const c = displayWidth(segment);
+      if (used + c > w && line !== '') {
+        lines.push(line);
+        line = '';
+        used = 0;
+      }
+      line += segment;
+      used += c;
+    }
+  }
+  if (line.trimEnd() !== '') lines.push(line.trimEnd());
+  return lines;
+}
+
 /** Spaces that bring text of `used` cells up to `width` cells. */
 export function padding(used: number, width: number): string {
   return ' '.repeat(Math.max(0, width - used));

@@ -5,6 +5,10 @@
  * bidirectional overrides and isolates (which reorder what a terminal shows after
  * them) it leaves raw and unquoted: a string holding one is double-quoted here, so
  * that it too can be escaped, and its value stays the same.
+ *
+ * Written for YAML 1.1 readers too (PyYAML, Ruby's Psych, many tools): with the 1.1 schema a
+ * string that 1.1 reads as something else (yes, no, on, 2026-11-29, 1_000, 01:30) is quoted,
+ * and so are `=` and `<<` (1.1's value and merge keys); quoted, every reader reads the string.
  */
 const UNESCAPED_CONTROL = /[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -18,10 +22,10 @@ async function yamlStringify(): Promise<Stringify> {
     const mod = await import('yaml');
     const yaml = mod.default ?? mod;
     loadedStringify = (value) => {
-      const doc = new yaml.Document(value);
+      const doc = new yaml.Document(value, { version: '1.1' });
       yaml.visit(doc, {
         Scalar: (_key, node) => {
-          if (typeof node.value === 'string' && BIDI.test(node.value)) node.type = 'QUOTE_DOUBLE';
+          if (typeof node.value === 'string' && (BIDI.test(node.value) || node.value === '=' || node.value === '<<')) node.type = 'QUOTE_DOUBLE';
         },
       });
       return doc.toString();
