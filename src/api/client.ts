@@ -23,6 +23,8 @@ export interface Api {
   readonly shareUrl: string;
   /** Sends with credentials; any non-2xx becomes a typed error. */
   call(req: ApiRequest): Promise<HttpResponse>;
+  /** Sends with credentials (a 401 renewed once, as call() does) and returns the reply whatever its status (`api` prints an error's body too). */
+  reply(req: ApiRequest): Promise<HttpResponse>;
   /** call() and decode a JSON object body. */
   json(req: ApiRequest): Promise<Record<string, unknown>>;
   /** call() for a body too large to hold: the caller parses the stream. */
@@ -57,9 +59,13 @@ class ServiceApi implements Api {
   ) {}
 
   async call(req: ApiRequest): Promise<HttpResponse> {
-    const res = await this.authorized(req, (r) => this.http.send(r));
+    const res = await this.reply(req);
     if (res.status >= 200 && res.status < 300) return res;
     throw errorFor(req, res.status, res.text);
+  }
+
+  reply(req: ApiRequest): Promise<HttpResponse> {
+    return this.authorized(req, (r) => this.http.send(r));
   }
 
   async json(req: ApiRequest): Promise<Record<string, unknown>> {
@@ -116,7 +122,8 @@ function serviceMessage(text: string): string | undefined {
   return undefined;
 }
 
-function errorFor(req: ApiRequest, status: number, text: string): Error {
+/** The typed error of a reply with a status other than 2xx (call() throws it). */
+export function errorFor(req: ApiRequest, status: number, text: string): Error {
   const said = serviceMessage(text);
   const message = said ?? excerpt(text);
   if (status === 404) {

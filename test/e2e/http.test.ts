@@ -233,8 +233,16 @@ describe('HTTP layer: addresses and bodies', () => {
     const viaStdin = await h.run(['api', `/v2/groups/${created.id}`, '-X', 'PATCH', '-d', '-'], { input: '{"name":"Renamed"}' });
     assert.equal(viaStdin.code, 0, viaStdin.stderr);
     assert.equal(h.sandbox.requests.at(-1)?.method, 'PATCH');
+    // An error reply's body is printed as well, as gh api does: a script reads the service's own words.
     const missing = await h.run(['api', '/v2/groups/999999']);
     assert.equal(missing.code, 4);
+    assert.ok(typeof (JSON.parse(missing.stdout) as { message?: unknown }).message === 'string', missing.stdout);
+    // With a body and no -X: a POST, as gh api sends it.
+    const posted = await h.run(['api', '/v2/groups/', '-d', '{"name":"Posted"}']);
+    assert.equal(posted.code, 0, posted.stderr);
+    assert.equal(h.sandbox.requests.at(-1)?.method, 'POST');
+    assert.equal((await h.run(['api', '/v2/groups/'])).code, 0);
+    assert.equal(h.sandbox.requests.at(-1)?.method, 'GET');
     const bad = await h.run(['api', '/v2/groups/', '-X', 'POST', '-d', '{nope']);
     assert.equal(bad.code, 2);
     const rel = await h.run(['api', 'v2/groups/']);

@@ -2,12 +2,13 @@ import { limitText, readFileUpTo, readStreamUpTo } from '../../bounded-read.js';
 import { UsageError } from '../../errors.js';
 import type { Context } from '../../context.js';
 import type { Method } from '../../api/http.js';
-import type { AuthMode } from '../../api/client.js';
+import { errorFor, type ApiRequest, type AuthMode } from '../../api/client.js';
 import { renderRaw } from '../../io/formats/output.js';
 import type { Run } from '../action.js';
 
 interface ApiOptions {
-  method: Method;
+  /** Not given: GET, or POST with --data. */
+  method?: Method;
   data?: string;
   auth: AuthMode;
 }
@@ -56,6 +57,11 @@ export const run: Run<ApiOptions> = async (args, opts, ctx) => {
   // --jq / --template apply to the reply (checked before it is sent).
   const scripted = ctx.globals.jq !== undefined || ctx.globals.template !== undefined ? await ctx.output() : undefined;
   const api = await ctx.api();
-  const res = await api.call({ method: opts.method, path, body, auth: opts.auth });
-  await renderRaw(res.text.endsWith('\n') ? res.text : `${res.text}\n`, { io: ctx.io, script: scripted?.script });
+  // As gh api: GET, or POST when there is a body to send.
+  const req: ApiRequest = { method: opts.method ?? (body === undefined ? 'GET' : 'POST'), path, body, auth: opts.auth };
+  const res = await api.reply(req);
+  const ok = res.status >= 200 && res.status < 300;
+  // The body of an error reply is printed too (a script reads the service's own words), and the run fails by the reply's status.
+  if (res.text !== '' || ok) await renderRaw(res.text.endsWith('\n') ? res.text : `${res.text}\n`, { io: ctx.io, script: ok ? scripted?.script : undefined });
+  if (!ok) throw errorFor(req, res.status, res.text);
 };

@@ -86,8 +86,7 @@ metadata names its schema version, the unit of speed, the window and the trackct
 split a fleet with no unit twice and none missing; --shard N takes K from JOB_COMPLETION_INDEX (a
 Kubernetes Indexed Job). Give each shard its own --checkpoint.
 
-Report types: ${REPORT_TYPES.slice(0, 8).join(', ')},
-  ${REPORT_TYPES.slice(8).join(', ')}.`;
+Report types: ${REPORT_TYPES.join(', ')}.`;
 
 export const history = defineCommand({
   name: 'history',

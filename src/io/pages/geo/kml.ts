@@ -22,8 +22,9 @@ export function kmlPlacemark(f: ReportFeature, track: TrackBuffer): string {
   return (
     '<Placemark>' +
     xmlElement('name', p.reportType) +
-    (when ? `<TimeStamp><when>${when}</when></TimeStamp>` : '') +
+    // KML 2.2's order of a feature's elements: description, then the time primitive
     xmlElement('description', description) +
+    (when ? `<TimeStamp><when>${when}</when></TimeStamp>` : '') +
     `<Point><coordinates>${pos.lng},${pos.lat}${pos.alt === undefined ? '' : `,${pos.alt}`}</coordinates></Point>` +
     '</Placemark>\n'
   );
