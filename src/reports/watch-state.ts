@@ -33,6 +33,12 @@ export interface UnitWatchState {
   alert: { event: 'sos' | 'crash'; time: number } | null;
   /** The overspeed episode in progress (report overspeed's state), when a speed limit is watched. */
   overspeed?: OverspeedState;
+  /**
+   * Reports dated from here to the unit's starting point are still to be read into this state
+   * (watch reads them before its first poll): a checkpoint saved before that poll was delivered
+   * keeps it, so the run that takes the checkpoint up reads them too, not the first guess alone.
+   */
+  seedFrom?: number;
 }
 
 export interface WatchParams {
@@ -82,6 +88,7 @@ export function restoreState(v: unknown): UnitWatchState | undefined {
     fences: s.fences.filter((f): f is string => typeof f === 'string'),
     alert: s.alert && (s.alert.event === 'sos' || s.alert.event === 'crash') && typeof s.alert.time === 'number' ? { event: s.alert.event, time: s.alert.time } : null,
     ...(restoreOverspeed(s.overspeed) ?? {}),
+    ...(typeof s.seedFrom === 'number' && Number.isFinite(s.seedFrom) ? { seedFrom: s.seedFrom } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,9 +149,11 @@ export interface BackgroundRun {
 }
 
 /** Spawns the binary against the harness with stdout appended to `outFile`. */
-export function spawnTo(h: Harness, args: string[], outFile: string): BackgroundRun {
+export function spawnTo(h: Harness, args: string[], outFile: string, opts: { pipe?: boolean } = {}): BackgroundRun {
   const fd = openSync(outFile, 'a');
-  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', fd, 'pipe'] });
+  // With `pipe`, stdout is a pipe this process drains into the file (a reader as `| cat > file` is).
+  const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...h.env }, stdio: ['ignore', opts.pipe ? 'pipe' : fd, 'pipe'] });
+  child.stdout?.on('data', (d: Buffer) => appendFileSync(outFile, d));
   closeSync(fd);
   let err = '';
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));

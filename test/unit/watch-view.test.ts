@@ -19,7 +19,8 @@ function unit(did: number, name: string, patch: Partial<UnitWatchState> = {}): U
 const fleet = [
   unit(1, 'Parked van'),
   unit(2, 'Driving van', { motion: 'moving', speed: 64 }),
-  unit(3, 'Silent trailer', { stale: true, lastReport: T - 3 * 86400 }),
+  // stale while its last reports said moving: the view counts it as its row shows it, stale
+  unit(3, 'Silent trailer', { stale: true, lastReport: T - 3 * 86400, motion: 'moving', speed: 20 }),
   unit(4, 'Tired bike', { batteryLow: true, battery: 9, motion: 'moving' }),
   unit(5, 'Crashed truck', { alert: { event: 'crash', time: T - 60 }, motion: 'stopped' }),
   unit(6, 'Old alarm', { alert: { event: 'sos', time: T - 5 * 3600 } }),

@@ -32,8 +32,6 @@ import { Screen, viewLines } from './view.js';
 interface Watched extends SelectedUnit {
   cursor: Cursor;
   state: UnitWatchState;
-  /** Its reports from this time to the watch's start are still to be read into its state (the first round). */
-  seedFrom?: number;
 }
 /** watch as a fleet run: rounds of polls, each round's events out and acknowledged, then saved. */
 export class Watch implements FleetTarget<Watched, UnitWatchState> {
@@ -100,8 +98,10 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
     const snap = this.known.get(unit.did) ?? { did: unit.did, name: unit.name ?? '' };
     if (snap.name === '' && unit.name) snap.name = unit.name;
     const { state, events } = initialState(snap, this.params, this.begin);
-    // Events start at the snapshot: the first poll asks for reports received since.
+    // Events start at the snapshot: the first poll asks for reports received since, after it read
+    // the last minutes before it into the state (kept in the state, and so in a checkpoint made now).
     const last = snap.lastReport ?? 0;
+    if (last > 0 && !snap.stationary) state.seedFrom = Math.max(0, last - SEED_S);
     if (events.length > 0) this.events.set(unit.did, events);
     // The unit's starting point is fixed before anything is written: a run that delivers
     // nothing (its reader left) is followed by one that starts from the same point.
@@ -109,7 +109,7 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
       this.checkpoint.record(unit.did, { cursor: new Cursor(this.begin), parts: 0, state });
       this.fresh = true;
     }
-    return { ...unit, cursor: new Cursor(this.begin), state, ...(last > 0 && !snap.stationary ? { seedFrom: Math.max(0, last - SEED_S) } : {}) };
+    return { ...unit, cursor: new Cursor(this.begin), state };
   }
 
   async start(units: readonly Watched[]): Promise<void> {
@@ -172,16 +172,17 @@ export class Watch implements FleetTarget<Watched, UnitWatchState> {
 
   /** One unit's poll: its new reports by date, then a tick at the reply's clock. */
   private async poll(api: Api, w: Watched, events: Map<number, WatchEvent[]>, abort: AbortSignal | undefined): Promise<void> {
-    if (w.seedFrom !== undefined) {
+    const seedFrom = w.state.seedFrom;
+    if (seedFrom !== undefined) {
       const before: WatchReport[] = [];
-      await streamWindow(api, w.did, { from: w.seedFrom, to: w.cursor.lastQueryTime }, async (items) => {
+      await streamWindow(api, w.did, { from: seedFrom, to: w.cursor.lastQueryTime }, async (items) => {
         for (const item of items) {
           before.push(item.feature.properties);
           this.service.saw(item.feature.properties.date);
         }
       }, { signal: abort });
       seedState(w.state, byDate(before.filter((r) => typeof r.date === 'number' && Number.isFinite(r.date))), this.params);
-      w.seedFrom = undefined;
+      delete w.state.seedFrom;
     }
     const reports: WatchReport[] = [];
     const header = await pollUnit(api, w.did, w.cursor, {}, undefined, async (items) => {

@@ -88,7 +88,8 @@ export function viewLines(input: ViewInput, paint: Painter): string[] {
   count(sorted.filter((s) => attentionRank(s, now, ALERT_RECENT_S) === 0).length, 'alert');
   count(sorted.filter((s) => s.stale).length, 'stale');
   count(sorted.filter((s) => s.batteryLow).length, 'low battery');
-  count(sorted.filter((s) => s.motion === 'moving').length, 'moving');
+  // as the rows' STATE says it: a stale unit or one with a recent alert is not counted as moving
+  count(sorted.filter((s) => stateText(s, now) === 'moving').length, 'moving');
   const lines: string[] = [paint.header(truncateToWidth(`${input.title} · ${counts.join(' · ')}`, width)), ''];
 
   const room = Math.max(1, input.height - 4);
