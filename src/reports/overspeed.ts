@@ -6,7 +6,11 @@
  * limit to the first report back at or under it (or under another limit: entering a slower
  * zone while speeding starts a new episode), and counts when it lasted --min-duration. A
  * silence longer than --max-gap, or the end of the reports, ends it at its last report above
- * the limit, partial; an episode already on at the first report is partial too.
+ * the limit, partial; an episode already on at the first report is partial too. An episode
+ * whose reports stayed within 100 m of each other, less than half what its limit covers in its
+ * time, is no drive, and no episode: a parked unit's fix reading 15-30 km/h from position
+ * noise, then the next one 20 minutes later at the same place. (A sparse drive's next report,
+ * however late, is far away.)
  *
  * maxSpeed and where it was reported (lat, lng), avgSpeed (the time-weighted mean of the
  * reported speeds over the episode) and distanceKm (great circle between its reports) are in
@@ -104,6 +108,14 @@ export function limitAt(rules: SpeedRules, lat: number, lng: number): { limit: n
   return best;
 }
 
+/** Whether the episode's positions moved as a drive would (see above): 100 m, or half what the limit covers until `end`. */
+function drove(e: Episode, end: number): boolean {
+  return e.distanceKm >= Math.min(PARKED_KM, (0.5 * e.limit * Math.max(0, end - e.start)) / 3600);
+}
+
+/** Farther than a parked unit's position noise takes its fixes (the stops' radius). */
+const PARKED_KM = 0.1;
+
 function record(s: OverspeedState, e: Episode, end: number, partial: boolean): Overspeed {
   const duration = end - e.start;
   const rec: Overspeed = {
@@ -165,7 +177,7 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
         e.maxLat = f.lat;
         e.maxLng = f.lng;
       }
-      if (!e.told && f.date - e.start >= rules.minDurationS) {
+      if (!e.told && f.date - e.start >= rules.minDurationS && drove(e, f.date)) {
         e.told = true;
         return { done: NONE, reached: record(s, e, f.date, e.startPartial) };
       }
@@ -189,7 +201,7 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
 
   function close(st: OverspeedState, ep: Episode, end: number, cut: boolean): void {
     st.episode = null;
-    if (end - ep.start < rules.minDurationS) return;
+    if (end - ep.start < rules.minDurationS || !drove(ep, end)) return;
     const rec = record(st, ep, end, ep.startPartial || cut);
     // watch tells an episode once: while on if it lasted long enough then, else when it ends
     out = { done: [rec], reached: ep.told ? undefined : rec };
@@ -200,7 +212,7 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
 export function overspeedFinish(s: OverspeedState, rules: SpeedRules): Overspeed[] {
   const e = s.episode;
   s.episode = null;
-  if (!e || e.last.t - e.start < rules.minDurationS) return [];
+  if (!e || e.last.t - e.start < rules.minDurationS || !drove(e, e.last.t)) return [];
   return [record(s, e, e.last.t, true)];
 }
 

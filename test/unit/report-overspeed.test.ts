@@ -100,3 +100,15 @@ test('watch tells one overspeed event per episode, from the same state machine, 
   const quiet = initialState({ did: 7, name: 'Van 7' }, none).state;
   assert.equal(speeds.flatMap((speed, i) => observe(quiet, { date: T0 + i * 10, lat: 48.1, lng: 11.5, speed }, none)).filter((e) => e.event === 'overspeed').length, 0, 'no limit, no events');
 });
+
+test("a parked unit's fix that reads a speed from position noise is no episode; a drive of the same shape is one", async () => {
+  // Parked: a report every 20 min at the same place (a few metres of jitter), one of them at 24 km/h against a limit of 15.
+  const parked = [0, 24, 0, 0].map((speed, i) => report({ date: T0 + i * 1200, speed, lat: 48.1 + (i % 2) * 0.0001, lng: 11.5 }));
+  assert.deepEqual(await collect(run(parked, overspeedProcessor(rules({ limit: 15 }), { windowS: 0 }))), []);
+  // Two noisy fixes in a row: still no drive (20 m in 20 minutes), at the end of the reports too.
+  const twice = [0, 24, 19].map((speed, i) => report({ date: T0 + i * 1200, speed, lat: 48.1 + (i % 2) * 0.0002, lng: 11.5 }));
+  assert.deepEqual(await collect(run(twice, overspeedProcessor(rules({ limit: 15 }), { windowS: 0 }))), []);
+  // A drive: the same speeds a report a minute, moving as they say: one episode, from the fix at 24 to the one back under.
+  const drive = await collect(run(profile([10, 24, 10, 10], 60), overspeedProcessor(rules({ limit: 15 }), { windowS: 0 })));
+  assert.deepEqual(drive.map((e) => [e.start, e.end]), [[T0 + 60, T0 + 120]]);
+});

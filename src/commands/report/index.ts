@@ -121,7 +121,7 @@ const OWN_OPTIONS = {
   stops: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
   summary: [...MOTION_OPTIONS, MAX_GAP, REORDER, ...MOTION_FLAGS],
   overspeed: [
-    number('--limit <kmh>', "the speed limit, in the service's unit (km/h); needed unless every fence has a speedLimit", amount('positive', 'km/h')),
+    number('--limit <kmh>', "the speed limit, in the service's unit (km/h); needed unless a --geofence fence has a speedLimit (then only inside such fences is speed judged)", amount('positive', 'km/h')),
     duration('--min-duration <duration>', 'shorter episodes do not count', anySeconds, { default: '30s' }),
     text('--geofence <file>', 'GeoJSON fences; a Feature\'s numeric "speedLimit" property is the limit inside it (the lowest wins)'),
     MAX_GAP,
