@@ -82,7 +82,8 @@ export async function resolveUnits(api: Api, s: UnitSelection): Promise<Selected
   return chosen.filter((u) => !seen.has(u.did) && seen.add(u.did)).sort((a, b) => a.did - b.did);
 }
 
-function categoryOf(c: unknown): SelectCategory | undefined {
+/** A unit record's deviceCategory as a category, when it is one. */
+export function categoryOf(c: unknown): SelectCategory | undefined {
   return c === 'device' || c === 'sensor' || c === 'trackedUser' ? c : undefined;
 }
 

@@ -4,7 +4,7 @@ import { UNIT_FIELDS, USER_FIELDS } from '../../api/types.js';
 import { LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/formats/output.js';
 import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
-import { trackedUsers } from '../../runs/select.js';
+import { categoryOf, trackedUsers } from '../../runs/select.js';
 import type { Context } from '../../context.js';
 import type { Run } from '../action.js';
 import { listArrangement, type ListOptions } from '../list-options.js';
@@ -71,11 +71,9 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   // The category is the unit's deviceCategory (a tracked user's phone is listed among the devices, as
   // trackedUser: --category selects it as history and report do), else the collection a record came
   // from; the record is kept as sent (but a battery never reported).
-  const unitCategory = (r: { deviceCategory?: unknown }, listed: 'device' | 'sensor'): CategorizedRecord['category'] =>
-    r.deviceCategory === 'device' || r.deviceCategory === 'sensor' || r.deviceCategory === 'trackedUser' ? r.deviceCategory : listed;
   const records: CategorizedRecord[] = [
-    ...all.devices.map((r) => ({ category: unitCategory(r, 'device'), ...r })),
-    ...all.sensors.map((r) => ({ category: unitCategory(r, 'sensor'), ...r })),
+    ...all.devices.map((r) => ({ category: categoryOf(r.deviceCategory) ?? ('device' as const), ...r })),
+    ...all.sensors.map((r) => ({ category: categoryOf(r.deviceCategory) ?? ('sensor' as const), ...r })),
     ...all.trackedUsers.map((r) => ({ category: 'trackedUser' as const, ...r })),
     ...all.dispatchers.map((r) => ({ category: 'dispatcher' as const, ...r })),
   ].map(shownRecord);
