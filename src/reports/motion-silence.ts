@@ -7,7 +7,8 @@
  * - The tracker's own word across a silence (its 'stopped' or 'moving' report was made, the
  *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
  *   before the unit's fixes at its place says it stood there: a stop from the last report
- *   before the silence (when it rested all along) or from its first fix there, until the
+ *   before the silence (when it rested all along, or drove there and stood: the odometer a
+ *   road's length, the way at its speed leaving --min-stop) or from its first fix there, until the
  *   'moving' report; with no fix there but that report, the move ends at it and the next
  *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
  *   least minStopDurationS after which the unit is elsewhere, ends the move at the 'stopped'
@@ -31,6 +32,9 @@ import { Move } from './move.js';
 import { Place } from './place.js';
 import { MotionCore } from './motion-core.js';
 import type { Segment } from './segments.js';
+
+/** How much longer than the straight line a road between two places may be (odometers count the road). */
+const ROAD_DETOUR = 1.3;
 
 /** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
 const ROLL_KM = 1;
@@ -83,6 +87,19 @@ export abstract class SilenceRules extends MotionCore {
     return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
   }
 
+  /**
+   * Before the tracker's 'moving' report: the unit, driving at p, is at rest at f after a silence
+   * in which its odometer counts a road's length between them (no more than ROAD_DETOUR times the
+   * straight line), and the way at p's speed leaves --min-stop of the silence: it drove there,
+   * then stood (its 'stopped' report lost in the silence).
+   */
+  protected droveThenStood(p: Fix, f: Fix): boolean {
+    if (!p.going || f.speed > this.params.speedThreshold) return false;
+    const straight = distKm(p, f);
+    const odo = odometerKm(p.r, f.r, straight);
+    return odo !== undefined && odo <= straight * ROAD_DETOUR + this.radiusKm && this.stoodS(p, f) + STAND_SLACK_S >= this.params.minStopDurationS;
+  }
+
   /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */
   protected isSetOff(f: Fix): boolean {
     const p = f.r.properties;
@@ -110,7 +127,7 @@ export abstract class SilenceRules extends MotionCore {
     const q = k > 0 ? (c[k - 1] as Fix) : run.last;
     const s = c[k] ?? f;
     if (s.t - q.t < this.params.minStopDurationS) return false;
-    const rested = this.restedBefore(q, s);
+    const rested = this.restedBefore(q, s) || this.droveThenStood(q, s);
     if (rested || s !== f) {
       for (let i = 0; i < k; i++) run.add(c[i] as Fix);
       this.candidate = [...c.slice(k), f];

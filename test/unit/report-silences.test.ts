@@ -154,3 +154,24 @@ test('motion_state moving after a silence over --max-gap: an inferred trip acros
   const s = await collect(stops(bare));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, moving + 30], [u.t - 1800, null]]);
 });
+
+test('driving before a silence, at rest after it where a road leads (the odometer a little over the straight line), then motion_state moving: it drove there and stood, a stop from its last report before the silence', async () => {
+  const u = new Track().park(1800, 600);
+  setOff(u, 10);
+  const before = u.t;
+  u.emit({ speed: 27 }); // driving, then silent for 52 minutes
+  // 2.54 km on to where it parks, by a road the odometer makes 2.65 km (4 % over the straight line: more than 100 m)
+  u.lat += 2.54 / 111.32;
+  u.odometer = (u.odometer ?? 0) + 2.65;
+  u.gap(52 * 60);
+  u.emit({ speed: 0 }); // its first report after the silence, at rest where it parked
+  u.t += 107;
+  const departure = setOff(u, 5); // 107 s later its tracker says it sets off
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  const stop = s.find((x) => x.departure === departure);
+  assert.ok(stop, `a stop until it set off: ${JSON.stringify(s)}`);
+  assert.equal(stop.arrival, before, 'from the last report before the silence (the truth lies in the silence: no report is nearer)');
+  assert.ok(stop.duration >= 300, `at least --min-stop: ${stop.duration} s`);
+  near(stop.lat, u.reports.find((r) => r.properties.date === departure)?.properties.lat ?? 0, 1e-6, 'where it stood, not where it was driving');
+});
