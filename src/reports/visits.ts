@@ -5,10 +5,15 @@
  * report; a visit still open when the stream ends has exit null, open true, and lasts up to
  * the last report. Records come as visits end, then the open ones in fence order.
  * Field names are fixed by the design; `open` is an addition.
+ *
+ * A fix the trips and stops leave out as an outlier (a jump: impossible speeds from both
+ * neighbours, or a detour neither the odometer nor the speeds explain; fix.ts outlierReason)
+ * neither ends nor starts a visit: each fix is judged once the next one came.
  */
 import type { ReportPoint } from '../api/types.js';
 import { type Fence, inFence } from './fences.js';
-import { hasPosition } from './geo.js';
+import { cosOfLat, hasPosition } from './geo.js';
+import { outlierReason, speedOf, type Fix } from './fix.js';
 import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { run, type UnitProcessor } from './stream.js';
@@ -27,28 +32,48 @@ export function visitProcessor(fences: readonly Fence[], params: ReportParams = 
   /** Per fence, the report that entered it, while inside. */
   const entered: (ReportPoint | undefined)[] = fences.map(() => undefined);
   let last: ReportPoint | undefined;
+  /** The last fix taken, and the newest, held until the next one says whether it is an outlier. */
+  let kept: Fix | undefined;
+  let held: Fix | undefined;
+  const fixOf = (r: ReportPoint): Fix => {
+    const p = r.properties;
+    return { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed: speedOf(r), moving: false, going: false, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
+  };
+  /** A fix taken: the visits it ends (or none). */
+  const take = (r: ReportPoint): Visit[] | undefined => {
+    const p = r.properties;
+    last = r;
+    let out: Visit[] | undefined;
+    for (let i = 0; i < fences.length; i++) {
+      const inside = inFence(fences[i] as Fence, p.lng, p.lat);
+      const e = entered[i];
+      if (inside && !e) entered[i] = r;
+      else if (!inside && e) {
+        entered[i] = undefined;
+        (out ??= []).push({
+          did: p.did, name: p.name, fence: (fences[i] as Fence).name,
+          enter: e.properties.date, exit: p.date, duration: p.date - e.properties.date, open: false,
+        });
+      }
+    }
+    return out;
+  };
   const visits: UnitProcessor<Visit> = {
     push(r) {
       const p = r.properties;
       if (!hasPosition(p.lat, p.lng)) return [];
-      last = r;
-      let out: Visit[] | undefined;
-      for (let i = 0; i < fences.length; i++) {
-        const inside = inFence(fences[i] as Fence, p.lng, p.lat);
-        const e = entered[i];
-        if (inside && !e) entered[i] = r;
-        else if (!inside && e) {
-          entered[i] = undefined;
-          (out ??= []).push({
-            did: p.did, name: p.name, fence: (fences[i] as Fence).name,
-            enter: e.properties.date, exit: p.date, duration: p.date - e.properties.date, open: false,
-          });
-        }
-      }
-      return out ?? [];
+      const f = fixOf(r);
+      const x = held;
+      held = f;
+      if (!x || (kept && outlierReason(kept, x, f, params.outlierSpeedKmh))) return [];
+      kept = x;
+      return take(x.r) ?? [];
     },
     finish() {
-      const out: Visit[] = [];
+      // The last fix has no next one to judge it by: it is taken.
+      const out: Visit[] = held ? (take(held.r) ?? []) : [];
+      held = undefined;
+      kept = undefined;
       entered.forEach((e, i) => {
         if (!e || !last) return;
         out.push({
