@@ -210,7 +210,7 @@ export function createContext(
       const fields = parseFields(ctx.globals.fields);
       const unknown = opts?.fields && fields?.filter((f) => !opts.fields?.includes(f));
       if (unknown && unknown.length > 0) {
-        throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${[...new Set(opts?.fields)].join(', ')}`, {
+        throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}: choose from ${opts?.fields?.join(', ')}`, {
           hint: 'Nested or computed values: -o custom-columns=HEADER:.path,… or --jq EXPR',
         });
       }

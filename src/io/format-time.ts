@@ -96,10 +96,10 @@ function durationSeconds(text: string): number | undefined {
   return consumed === input.length ? total : undefined;
 }
 
-/** '2d3h30m' | '15m' | '90s' | '1.5h' | '500ms' | '30' → seconds. */
-export function parseDuration(text: string): number {
+/** '2d3h30m' | '15m' | '90s' | '1.5h' | '500ms' | '30' → seconds; `forms`: the examples an error gives (a caller that takes fewer). */
+export function parseDuration(text: string, forms = DURATION_FORMS): number {
   const seconds = durationSeconds(text);
-  if (seconds === undefined) throw new UsageError(`invalid duration "${text}": ${DURATION_FORMS}`);
+  if (seconds === undefined) throw new UsageError(`invalid duration "${text}": ${forms}`);
   return seconds;
 }
 

@@ -3,7 +3,7 @@
  * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
  */
 import type { ReportPoint } from '../api/types.js';
-import { EARTH_RADIUS_KM, haversineTerm, kmOfTerm, odometerKm } from './geo.js';
+import { cosOfLat, EARTH_RADIUS_KM, haversineTerm, kmOfTerm, odometerKm } from './geo.js';
 
 /**
  * A position with the cosine of its latitude (cosOfLat of geo.ts) at hand: a fix is measured
@@ -29,6 +29,12 @@ export interface Fix extends Position {
   nextLat: number;
   nextLng: number;
   nextKm: number;
+}
+
+/** The fix of a report with a usable position (one object shape for every fix, whoever makes it). */
+export function fixOf(r: ReportPoint, speed: number, moving: boolean, going: boolean): Fix {
+  const p = r.properties;
+  return { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed, moving, going, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
 }
 
 /** Great-circle km between two positions: haversineKm of geo.ts, to the bit. */

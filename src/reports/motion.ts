@@ -44,8 +44,8 @@
  * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
-import { distKm, fartherThan, outlierReason, speedOf, type Fix } from './fix.js';
-import { cosOfLat, hasPosition } from './geo.js';
+import { distKm, fartherThan, fixOf, outlierReason, speedOf, type Fix } from './fix.js';
+import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
 import { SilenceRules } from './motion-silence.js';
@@ -77,7 +77,7 @@ export class MotionTracker extends SilenceRules {
     if (!hasPosition(p.lat, p.lng)) return NONE;
     const speed = speedOf(r);
     const going = speed > this.params.speedThreshold || (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving');
-    const fix: Fix = { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed, moving, going, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
+    const fix = fixOf(r, speed, moving, going);
     const held = this.held;
     this.held = fix;
     if (!held) return NONE;

@@ -12,8 +12,8 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { type Fence, inFence } from './fences.js';
-import { cosOfLat, hasPosition } from './geo.js';
-import { outlierReason, speedOf, type Fix } from './fix.js';
+import { hasPosition } from './geo.js';
+import { fixOf, outlierReason, speedOf, type Fix } from './fix.js';
 import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
 import { run, type UnitProcessor } from './stream.js';
@@ -35,10 +35,6 @@ export function visitProcessor(fences: readonly Fence[], params: ReportParams = 
   /** The last fix taken, and the newest, held until the next one says whether it is an outlier. */
   let kept: Fix | undefined;
   let held: Fix | undefined;
-  const fixOf = (r: ReportPoint): Fix => {
-    const p = r.properties;
-    return { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed: speedOf(r), moving: false, going: false, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
-  };
   /** A fix taken: the visits it ends (or none). */
   const take = (r: ReportPoint): Visit[] | undefined => {
     const p = r.properties;
@@ -62,7 +58,7 @@ export function visitProcessor(fences: readonly Fence[], params: ReportParams = 
     push(r) {
       const p = r.properties;
       if (!hasPosition(p.lat, p.lng)) return [];
-      const f = fixOf(r);
+      const f = fixOf(r, speedOf(r), false, false);
       const x = held;
       held = f;
       if (!x || (kept && outlierReason(kept, x, f, params.outlierSpeedKmh))) return [];

@@ -1,5 +1,5 @@
 /** How groups look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
-import type { Column, Rec } from '../../io/formats/output.js';
+import { fieldNames, type Column, type Rec } from '../../io/formats/output.js';
 import { GROUP_FIELDS } from '../../api/types.js';
 
 /** Ids → names of the units and users they stand for, when known. */
@@ -24,5 +24,5 @@ export function groupColumns(names?: NameIndex): Column[] {
 
 /** What --fields may name: the record's fields and the columns', checked before any request. */
 export function groupFields(): string[] {
-  return [...GROUP_FIELDS, ...groupColumns().map((c) => c.key)];
+  return fieldNames(GROUP_FIELDS, groupColumns());
 }

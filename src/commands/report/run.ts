@@ -8,7 +8,7 @@ import type { Api } from '../../api/client.js';
 import { openHistory } from '../../api/history.js';
 import { PointReader } from '../../api/report-point.js';
 import { UsageError } from '../../errors.js';
-import { openStream, type Column, type Rec } from '../../io/formats/output.js';
+import { fieldNames, openStream, type Column, type Rec } from '../../io/formats/output.js';
 import { EXPLAIN_COLUMNS, formatExplanation } from '../../io/formats/report-explain.js';
 import { openGeoStream, type GeoRecord } from '../../io/pages/report-geo.js';
 import { acknowledge } from '../../io/delivery/streams.js';
@@ -131,7 +131,7 @@ function geoRecord(kind: Kind, rec: Rec): GeoRecord {
 export function runFor(kind: Kind): Run<ReportOptions> {
   return async (args, opts, ctx) => {
     const plan = parseReportPlan(args, opts, ctx.clock.now(), kind === 'geofence', await ctx.timeZone(), ctx.env);
-    const { format, out } = await ctx.outputAs(FORMATS[kind], { fields: [...COLUMNS[kind], ...EXPLAIN_COLUMNS].map((c) => c.key) });
+    const { format, out } = await ctx.outputAs(FORMATS[kind], { fields: fieldNames([], [...COLUMNS[kind], ...EXPLAIN_COLUMNS]) });
     const fences = plan.geofence === undefined ? [] : await loadFences(plan.geofence);
     if (kind === 'overspeed' && plan.limit === undefined && !fences.some((f) => f.speedLimit !== undefined)) {
       throw new UsageError('missing --limit KMH (or a --geofence file whose features have a numeric "speedLimit")');

@@ -1,5 +1,5 @@
 /** How shares look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
-import type { Column, Rec } from '../../io/formats/output.js';
+import { fieldNames, type Column, type Rec } from '../../io/formats/output.js';
 import { SHARE_FIELDS } from '../../api/types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -42,5 +42,5 @@ export function shareColumns(nowMs: number): Column[] {
 
 /** What --fields may name: the record's fields and the columns', checked before any request. */
 export function shareFields(): string[] {
-  return [...SHARE_FIELDS, ...shareColumns(0).map((c) => c.key)];
+  return fieldNames(SHARE_FIELDS, shareColumns(0));
 }

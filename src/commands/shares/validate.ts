@@ -35,10 +35,10 @@ export function parseExpiresIn(value: string, flag = '--expires-in'): RelativeEx
   if (value.trim().toLowerCase() === 'never') return 'never';
   let total: number;
   try {
-    total = parseDuration(value.replace(/^\+/, ''));
+    // a share counts whole minutes: its examples, not the duration reader's (which begin with seconds)
+    total = parseDuration(value.replace(/^\+/, ''), 'use forms like 45m, 2h, 3d, 1w or 2d3h30m (whole minutes)');
   } catch (err) {
-    // The duration reader's own examples begin with seconds, which a share cannot take: its forms instead.
-    throw new UsageError(`invalid ${flag}: ${(err as Error).message.replace(/use forms like [^;]*/, 'use forms like 45m, 2h, 3d, 1w or 2d3h30m (whole minutes)')}`);
+    throw new UsageError(`invalid ${flag}: ${(err as Error).message}`);
   }
   if (total <= 0) throw new UsageError(`invalid ${flag} "${value}": must be more than zero`);
   if (total % 60 !== 0) throw new UsageError(`invalid ${flag} "${value}": the service counts whole minutes (use forms like 45m, 2h, 2d3h30m)`);

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { getAllUnits, UNIT_CATEGORIES, type UnitCategory } from '../../api/all-units.js';
 import { UNIT_FIELDS, USER_FIELDS } from '../../api/types.js';
-import { LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/formats/output.js';
+import { fieldNames, LIST_FORMATS, renderList, renderRaw, type OutputOptions } from '../../io/formats/output.js';
 import { allUnitColumns, isLowBattery, isStale, shownRecord, type CategorizedRecord } from './columns.js';
 import { summaryLines } from './summary.js';
 import { categoryOf, trackedUsers } from '../../runs/select.js';
@@ -61,7 +61,7 @@ export const run: Run<UnitsOptions> = async (_args, opts, ctx) => {
   const staleS = opts.stale;
   const lowPct = opts.lowBattery;
   const list = listArrangement(opts);
-  const fields = [...UNIT_FIELDS, ...USER_FIELDS, ...allUnitColumns(0, 0, 0).map((c) => c.key)];
+  const fields = fieldNames([...UNIT_FIELDS, ...USER_FIELDS], allUnitColumns(0, 0, 0));
   const { format, out: options } = await ctx.outputAs(UNITS_FORMATS, { fields });
   const shape = format === 'wide' || format === 'name' ? format : undefined;
   const out: OutputOptions = { ...options, format: format === 'html' || format === 'wide' || format === 'name' ? 'table' : format, list: { ...list, shape } };

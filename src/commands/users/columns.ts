@@ -1,5 +1,5 @@
 /** How users look in tables; JSON, NDJSON and YAML print the records as the service sent them. */
-import type { Column, Rec } from '../../io/formats/output.js';
+import { fieldNames, type Column, type Rec } from '../../io/formats/output.js';
 import { USER_FIELDS } from '../../api/types.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -33,5 +33,5 @@ export function userColumns(): Column[] {
 
 /** What --fields may name: the record's fields and the columns', checked before any request. */
 export function userFields(): string[] {
-  return [...USER_FIELDS, ...userColumns().map((c) => c.key)];
+  return fieldNames(USER_FIELDS, userColumns());
 }

@@ -24,6 +24,7 @@ import { sanitizeText } from '../../sanitize.js';
 
 export { LIST_FORMATS, OUTPUT_FORMATS };
 export { isCustomColumns, resolveScript } from './script.js';
+export { fieldNames } from './render/columns.js';
 export type { Column, OutputFormat, OutputOptions, Rec, RecordStream };
 export type { Tone } from './render/types.js';
 

@@ -28,6 +28,11 @@ export function resolveColumns(columns: Column[], fields: string[] | undefined):
   return fields.map((key) => columns.find((column) => column.key === key) ?? { key, kind: 'text' });
 }
 
+/** What --fields may name, checked before any request (ctx.output's `fields`): the record's fields and the columns' keys, each once. */
+export function fieldNames(recordFields: readonly string[], columns: readonly Column[]): string[] {
+  return [...new Set([...recordFields, ...columns.map((column) => column.key)])];
+}
+
 /**
  * Reject --fields keys that are neither a column nor a key of any record, naming
  * the available ones. With no records there is nothing to check record keys
