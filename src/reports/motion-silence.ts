@@ -53,7 +53,7 @@ export abstract class SilenceRules extends MotionCore {
    */
   protected cameToRest(p: Fix, f: Fix, out: Segment[]): boolean {
     if (p.going || !f.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
-    if (this.stoodS(p, f) + STAND_SLACK_S < this.params.minStopDurationS) return false;
+    if (!this.stoodAStop(p, f)) return false;
     const c = this.candidate;
     let k = c.length - 1;
     while (k > 0 && !fartherThan(c[k - 1] as Fix, p, this.radiusKm)) k--;
@@ -66,11 +66,19 @@ export abstract class SilenceRules extends MotionCore {
     return true;
   }
 
-  /** Seconds of the silence from p to f the unit stood: the silence less the way at the speed driven around it (f's, or p's when faster). */
+  /**
+   * Seconds of the silence from p to f the unit stood: the silence less the way at the speed driven
+   * around it (f's, or p's when faster; from p driving to f not, the mean of the two: it slowed down).
+   */
   protected stoodS(p: Fix, f: Fix): number {
-    const kmh = Math.max(f.going ? f.speed : 0, p.going ? p.speed : 0);
+    const kmh = p.going && !f.going ? (p.speed + f.speed) / 2 : Math.max(f.going ? f.speed : 0, p.going ? p.speed : 0);
     if (!(kmh > 0)) return 0;
     return f.t - p.t - (segmentKm(p, f) * 3600) / kmh;
+  }
+
+  /** Whether the unit stood for --min-stop or more of the silence from p to f (stoodS). */
+  protected stoodAStop(p: Fix, f: Fix): boolean {
+    return this.stoodS(p, f) + STAND_SLACK_S >= this.params.minStopDurationS;
   }
 
   /**
@@ -97,7 +105,7 @@ export abstract class SilenceRules extends MotionCore {
     if (!p.going || f.speed > this.params.speedThreshold) return false;
     const straight = distKm(p, f);
     const odo = odometerKm(p.r, f.r, straight);
-    return odo !== undefined && odo <= straight * ROAD_DETOUR + this.radiusKm && this.stoodS(p, f) + STAND_SLACK_S >= this.params.minStopDurationS;
+    return odo !== undefined && odo <= straight * ROAD_DETOUR + this.radiusKm && this.stoodAStop(p, f);
   }
 
   /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */

@@ -155,6 +155,8 @@ export class MotionTracker extends SilenceRules {
       for (const x of c) run.add(x);
       this.candidate = [f];
       this.restFrom = p;
+      // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
+      if (this.stoodAStop(p, f)) this.arrive(out);
       return;
     }
     if (away) {

@@ -4,10 +4,11 @@ import { startHarness, type Harness } from './cli.js';
 
 // A frozen clock at 04:00 in the sandbox city's standard time (UTC-5 for the default seed's
 // Atlanta), the morning after a Wednesday.
-export const CLOCK_MS = Date.UTC(2026, 10, 26, 12, 0, 0);
+// TRUTH_CLOCK (an ISO date) moves it, to audit the reports against other weeks of the sandbox.
+export const CLOCK_MS = process.env.TRUTH_CLOCK ? Date.parse(process.env.TRUTH_CLOCK) : Date.UTC(2026, 10, 26, 12, 0, 0);
 
 // Seven whole days: every trip of them has ended by the clock.
-export const TO = Date.UTC(2026, 10, 26, 9, 0, 0) / 1000;
+export const TO = CLOCK_MS / 1000 - 3 * 3600;
 export const FROM = TO - 7 * 86400;
 export const WINDOW = ['--from', String(FROM), '--to', String(TO)];
 
