@@ -37,7 +37,7 @@ import type { Segment } from './segments.js';
 const ROAD_DETOUR = 1.3;
 
 /** How far a unit may roll on to its stop after its last report before a long silence, km (one sparse report's drive). */
-const ROLL_KM = 1;
+export const ROLL_KM = 1;
 
 /** How far a stand estimated across a silence may fall short of --min-stop and still count (speeds to 0.1, odometers to the metre), s. */
 const STAND_SLACK_S = 10;
@@ -106,6 +106,19 @@ export abstract class SilenceRules extends MotionCore {
     const straight = distKm(p, f);
     const odo = odometerKm(p.r, f.r, straight);
     return odo !== undefined && odo <= straight * ROAD_DETOUR + this.radiusKm && this.stoodAStop(p, f);
+  }
+
+  /**
+   * Driving at p, and at f, a short roll on (ROLL_KM at most, the odometer no more than a road's
+   * length), after a silence the way at those speeds takes a small part of (--min-stop left): the
+   * unit came to rest at f's place and stood there; f's speed is the noise of a parked fix.
+   */
+  protected rolledToRest(p: Fix, f: Fix): boolean {
+    if (!p.going || !f.going || f.t - p.t < this.params.minStopDurationS) return false;
+    const straight = distKm(p, f);
+    if (straight > ROLL_KM) return false;
+    const odo = odometerKm(p.r, f.r, straight);
+    return (odo === undefined || odo <= straight * ROAD_DETOUR + this.radiusKm) && this.stoodAStop(p, f);
   }
 
   /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */

@@ -48,7 +48,7 @@ import { distKm, fartherThan, fixOf, outlierReason, speedOf, type Fix } from './
 import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
-import { SilenceRules } from './motion-silence.js';
+import { ROLL_KM, SilenceRules } from './motion-silence.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
 
@@ -145,18 +145,20 @@ export class MotionTracker extends SilenceRules {
     const p = c[c.length - 1] ?? run.last;
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
-    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !this.restedBefore(p, f)) {
+    // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
       this.haltedThenMoved(halt, f, out);
       return;
     }
     if (first && this.cameToRest(p, f, out)) return;
     const away = first !== undefined && fartherThan(first, f, this.radiusKm);
-    if (away && this.restedBefore(p, f)) {
+    const rolled = away && this.rolledToRest(p, f);
+    if (rolled || (away && this.restedBefore(p, f))) {
       for (const x of c) run.add(x);
       this.candidate = [f];
       this.restFrom = p;
       // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      if (this.stoodAStop(p, f)) this.arrive(out);
+      if (rolled || this.stoodAStop(p, f)) this.arrive(out);
       return;
     }
     if (away) {

@@ -20,7 +20,7 @@ export function report(p: Partial<ReportFeature['properties']> & { date: number 
 }
 
 /** Kilometres per degree of longitude at this latitude, on the flat-earth model the fixtures use. */
-const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
+export const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
 
 export class Track {
   t: number;

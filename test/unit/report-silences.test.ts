@@ -6,11 +6,10 @@ import assert from 'node:assert/strict';
 import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
-import { collect, T0, Track } from './report-fixture.js';
+import { collect, kmPerDegLng, T0, Track } from './report-fixture.js';
 
 const near = (actual: number, expected: number, tol: number, what: string) =>
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
-const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
 
 /** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
 function setOff(u: Track, km: number): number {
@@ -174,4 +173,40 @@ test('driving before a silence, at rest after it where a road leads (the odomete
   assert.equal(stop.arrival, before, 'from the last report before the silence (the truth lies in the silence: no report is nearer)');
   assert.ok(stop.duration >= 300, `at least --min-stop: ${stop.duration} s`);
   near(stop.lat, u.reports.find((r) => r.properties.date === departure)?.properties.lat ?? 0, 1e-6, 'where it stood, not where it was driving');
+});
+
+test('motion_state stopped, then silent 45 minutes and 28 km away at rest, the odometer the straight line: a stop at the stopped report, the trip in the silence', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10);
+  const stopped = halt(u);
+  u.t += 45 * 60;
+  u.lng += 28 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 28;
+  const there = u.t;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]).slice(1), [[stopped, there]], 'the drive ends at the stopped report; a trip in the silence');
+  near(t[0]?.distanceKm ?? 0, 10 + 1 / 3, 0.002, 'the drive to the stopped report, not the way on');
+  near(t[1]?.distanceKm ?? 0, 28, 0.002, 'the odometer over the silence');
+});
+
+test('driving, silent 35 minutes and at rest 600 m on, silent 95 minutes and 20 km away: a stop from the last drive report, then a trip in the second silence, inferred', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10);
+  const lastDriving = u.t - 30;
+  u.t += 35 * 60;
+  u.lng += 0.6 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 0.6;
+  const rest = u.t;
+  u.emit(); // at rest, the one report of the stop
+  u.t += 95 * 60;
+  u.lng += 15 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 20;
+  const there = u.t;
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[lastDriving, rest], [there, null]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]).slice(1), [[rest, there, true]]);
+  near(t[1]?.distanceKm ?? 0, 20, 0.002, 'the odometer over the second silence');
 });

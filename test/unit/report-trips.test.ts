@@ -7,7 +7,7 @@ import { stopProcessor, stops } from '../../src/reports/stops.js';
 import { trips } from '../../src/reports/trips.js';
 import { byUnit, run } from '../../src/reports/stream.js';
 import { tripProcessor } from '../../src/reports/trips.js';
-import { collect, report, T0, Track } from './report-fixture.js';
+import { collect, kmPerDegLng, report, T0, Track } from './report-fixture.js';
 
 const P = (over: Partial<ReportParams> = {}): ReportParams => ({ ...DEFAULTS, ...over });
 const near = (actual: number, expected: number, tol: number, what: string) =>
@@ -95,18 +95,33 @@ test('a short halt at a light does not make a stop; a long one does', async () =
   assert.deepEqual([s2[1]?.arrival, s2[1]?.departure, s2[1]?.duration], [arrived, left, 600]);
 });
 
-test('moving before and after a silence longer than maxGap: the trip goes on across it, inferred', async () => {
+test('moving before and after a silence longer than maxGap, as far on as its speed goes: the trip goes on across it, inferred', async () => {
   const u = new Track().park(1800, 600).drive(5, 30, 60);
+  // silent for 2 hours, in which it drives on 60 km at its speed
   u.gap(2 * 3600);
+  u.lng += 60 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer as number) + 60;
   u.drive(5, 30, 60).park(1800, 600);
   const got = await collect(trips(u.reports));
   assert.deepEqual(got.map((x) => [x.start, x.end, x.partial, x.inferred]), [[T0 + 1800, u.t - 1800, false, true]]);
-  near(got[0]?.distanceKm ?? 0, 10, 0.001, 'both drives and the way between');
+  near(got[0]?.distanceKm ?? 0, 70, 0.001, 'both drives and the way between');
   const s = await collect(stops(u.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure === null, x.partial]), [[T0, false, true], [u.t - 1800, true, true]]);
   // with a longer maxGap, the same trip, not inferred
   const one = await collect(trips(u.reports, P({ maxGapS: 3 * 3600 })));
   assert.deepEqual(one.map((x) => [x.start, x.inferred]), [[T0 + 1800, false]]);
+});
+
+test('driving before and after a silence, a short way on: it stood for most of the silence, a stop where the first fix after it is', async () => {
+  const u = new Track().park(1800, 600).drive(5, 30, 60);
+  const silent = u.t - 60; // the last report before the silence, 500 m before the end of the drive
+  u.gap(2 * 3600); // it parked at the end of the drive; its first fix after the silence reads 30 km/h (parked noise)
+  const back = u.t;
+  u.drive(5, 30, 60).park(1800, 600);
+  const got = await collect(trips(u.reports));
+  assert.deepEqual(got.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, silent, false], [back, u.t - 1800, false]]);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s[1] && [s[1].arrival, s[1].departure], [silent, back], 'a stop through the silence');
 });
 
 test('a move is a trip when it is long enough in distance or in time (Traccar\'s rule); shorter ones are short moves', async () => {
