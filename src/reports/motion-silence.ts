@@ -148,6 +148,12 @@ export abstract class SilenceRules extends MotionCore {
     const q = k > 0 ? (c[k - 1] as Fix) : run.last;
     const s = c[k] ?? f;
     if (s.t - q.t < this.params.minStopDurationS) return false;
+    const halt = this.haltIndex(k);
+    // it said 'stopped' and stayed, and is far on after the silence: it stood at the halt, however straight the odometer
+    if (s === f && halt >= 0 && fartherThan(q, f, ROLL_KM)) {
+      this.haltedThenMoved(halt, f, out);
+      return true;
+    }
     const rested = this.restedBefore(q, s) || this.droveThenStood(q, s);
     if (rested || s !== f) {
       for (let i = 0; i < k; i++) run.add(c[i] as Fix);
@@ -157,7 +163,6 @@ export abstract class SilenceRules extends MotionCore {
       this.arrive(out);
       return true;
     }
-    const halt = this.haltIndex(k);
     if (halt >= 0) {
       this.haltedThenMoved(halt, f, out);
       return true;
