@@ -107,8 +107,12 @@ export function segmentKm(a: Fix, b: Fix): number {
   return odometerKm(a.r, b.r, straight) ?? straight;
 }
 
-/** On its way: moving, and covering at least half the ground its speed says by the next fix. */
-export const leaving = (a: Fix, next: Fix): boolean => a.going && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
+/**
+ * On its way: moving, or creeping in slow traffic (a speed under the threshold, not zero), and
+ * covering at least half the ground its speed says by the next fix (a parked fix's small noisy
+ * speed says far more ground than its few metres of jitter between reports).
+ */
+export const leaving = (a: Fix, next: Fix): boolean => (a.going || a.speed > 0) && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
 
 /** The reported speed, 0 when missing or not a positive number. */
 export const speedOf = (r: ReportPoint): number => {

@@ -21,7 +21,9 @@
  *   it. At rest before it and driving after it: the way at the speed it drives takes part of the
  *   silence; when the rest leaves --min-stop, it stood where it was until it set off in the
  *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
- *   stop until that fix, even with a single report there), else it left at its last report.
+ *   stop until that fix, even with a single report there), else it left at its last report. A
+ *   first fix creeping in slow traffic (a speed under the threshold, not zero) is driving here
+ *   when the way at its speed leaves --min-stop of the silence.
  *   Moving before it: the move goes on across it (or it rested, above). A move that crossed a
  *   silence longer than maxGapS in which the unit moved is inferred: no report shows that part
  *   of it, the reports around the silence bound it.
@@ -52,8 +54,8 @@ export abstract class SilenceRules extends MotionCore {
    * candidate's arrival there; f then departs from it.
    */
   protected cameToRest(p: Fix, f: Fix, out: Segment[]): boolean {
-    if (p.going || !f.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
-    if (!this.stoodAStop(p, f)) return false;
+    if (p.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
+    if (f.going ? !this.stoodAStop(p, f) : !this.creptOff(p, f)) return false;
     const c = this.candidate;
     let k = c.length - 1;
     while (k > 0 && !fartherThan(c[k - 1] as Fix, p, this.radiusKm)) k--;
@@ -82,12 +84,26 @@ export abstract class SilenceRules extends MotionCore {
   }
 
   /**
+   * f, not driving, creeps on from p's place after a silence (slow traffic, and an ignition-powered
+   * tracker's first fix): it reads a speed (under the threshold, not zero) whose way from p leaves
+   * --min-stop of the silence. A unit that drove off in the silence and parked at f is farther than
+   * a parked fix's noisy speed goes in it.
+   */
+  protected creptOff(p: Fix, f: Fix): boolean {
+    return !f.going && f.speed > 0 && f.t - p.t - (segmentKm(p, f) * 3600) / f.speed + STAND_SLACK_S >= this.params.minStopDurationS;
+  }
+
+  /**
    * Whether the unit, last seen at p, spent the silence until f at rest near f: long enough for
    * a stop, f not driving, and neither p's speed nor the odometer says it went far in between
    * (a logger that sleeps from the moment it parks: its last report still shows a driving speed).
    */
   protected restedBefore(p: Fix, f: Fix): boolean {
     if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f)) return false;
+    // driving at p: the way at its slowing speed must leave --min-stop of the silence (else it drove all of it)
+    if (p.going && !this.stoodAStop(p, f)) return false;
+    // creeping off from p's place: it stood there, not near f
+    if (fartherThan(p, f, this.radiusKm) && this.creptOff(p, f)) return false;
     const straight = distKm(p, f);
     const odo = odometerKm(p.r, f.r, straight);
     if (odo !== undefined) return odo <= straight + this.radiusKm;
@@ -216,7 +232,8 @@ export abstract class SilenceRules extends MotionCore {
   /** The unit left `place` with fix f. */
   protected depart(place: Place, f: Fix, out: Segment[]): void {
     const silent = f.t - place.last.t;
-    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold)) {
+    const crept = silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
+    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold) && !crept) {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
       // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
       this.tellSilence(place.last, f, 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
@@ -232,11 +249,11 @@ export abstract class SilenceRules extends MotionCore {
       this.place = new Place(f, false, false, f, place.last.t);
       return;
     }
-    // Driving after a silence here: it stood until it set off in the silence (its first fix came
-    // late), unless the way to f at the speed it drives took the silence (it left at its last report).
+    // Driving (or creeping) after a silence here: it stood until it set off in the silence (its first fix
+    // came late), unless the way to f at the speed it drives took the silence (it left at its last report).
     let drove = false;
     if (silent >= this.params.minStopDurationS) {
-      const stood = this.stoodS(place.last, f);
+      const stood = crept ? silent - (segmentKm(place.last, f) * 3600) / f.speed : this.stoodS(place.last, f);
       drove = stood + STAND_SLACK_S < this.params.minStopDurationS;
       if (!drove && !place.confirmed && place.last.t - place.arrival.t + stood + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
       this.tellSilence(place.last, f, drove
@@ -248,7 +265,7 @@ export abstract class SilenceRules extends MotionCore {
     if (leaving(place.last, f)) place.leaving.push(place.last);
     else place.leaving.length = 0;
     const on = place.leaving;
-    const from = place.setOff ?? on[0] ?? (f.going && !drove ? f : place.last);
+    const from = place.setOff ?? on[0] ?? ((f.going || crept) && !drove ? f : place.last);
     place.departure = from;
     this.place = undefined;
     // the tracker's own 'moving' report dates the start even at the edge of the reports
