@@ -24,9 +24,11 @@
  *   stop until that fix, even with a single report there), else it left at its last report. A
  *   first fix creeping in slow traffic (a speed under the threshold, not zero) is driving here
  *   when the way at its speed leaves --min-stop of the silence.
- *   Moving before it: the move goes on across it (or it rested, above). A move that crossed a
- *   silence longer than maxGapS in which the unit moved is inferred: no report shows that part
- *   of it, the reports around the silence bound it.
+ *   Moving before it: the move goes on across it (or it rested, above). Crawling across it (slow
+ *   traffic reported every few minutes: a speed under the threshold at which the way takes the
+ *   silence): it stood neither before it nor after it, however long the silence. A move that
+ *   crossed a silence longer than maxGapS in which the unit moved is inferred: no report shows
+ *   that part of it, the reports around the silence bound it.
  */
 import { distKm, fartherThan, leaving, segmentKm, type Fix } from './fix.js';
 import { odometerKm } from './geo.js';
@@ -78,6 +80,20 @@ export abstract class SilenceRules extends MotionCore {
     return f.t - p.t - (segmentKm(p, f) * 3600) / kmh;
   }
 
+  /**
+   * Whether the unit crawled from p to f: neither reports a speed over the threshold, one reports
+   * a speed at which the way between takes the silence but less than --min-stop of it, at no more
+   * than twice that speed on average (slow traffic reported every few minutes, not a parked fix's
+   * noise before a drive): it did not stand in the silence, though no fix says it drove.
+   */
+  protected crawled(p: Fix, f: Fix): boolean {
+    const kmh = Math.max(p.speed, f.speed);
+    const dt = f.t - p.t;
+    if (!(kmh > 0) || kmh > this.params.speedThreshold || !(dt > 0)) return false;
+    const km = segmentKm(p, f);
+    return dt - (km * 3600) / kmh + STAND_SLACK_S < this.params.minStopDurationS && (km * 3600) / dt <= 2 * kmh;
+  }
+
   /** Whether the unit stood for --min-stop or more of the silence from p to f (stoodS). */
   protected stoodAStop(p: Fix, f: Fix): boolean {
     return this.stoodS(p, f) + STAND_SLACK_S >= this.params.minStopDurationS;
@@ -96,10 +112,11 @@ export abstract class SilenceRules extends MotionCore {
   /**
    * Whether the unit, last seen at p, spent the silence until f at rest near f: long enough for
    * a stop, f not driving, and neither p's speed nor the odometer says it went far in between
-   * (a logger that sleeps from the moment it parks: its last report still shows a driving speed).
+   * (a logger that sleeps from the moment it parks: its last report still shows a driving speed),
+   * nor did it crawl the way (crawled).
    */
   protected restedBefore(p: Fix, f: Fix): boolean {
-    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f)) return false;
+    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f) || this.crawled(p, f)) return false;
     // driving at p: the way at its slowing speed must leave --min-stop of the silence (else it drove all of it)
     if (p.going && !this.stoodAStop(p, f)) return false;
     // creeping off from p's place: it stood there, not near f
@@ -233,7 +250,8 @@ export abstract class SilenceRules extends MotionCore {
   protected depart(place: Place, f: Fix, out: Segment[]): void {
     const silent = f.t - place.last.t;
     const crept = silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
-    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold) && !crept) {
+    // Not when it crawled to f (slow traffic): it did not stand, and left at its last report here as a driving unit does (below).
+    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold) && !crept && !this.crawled(place.last, f)) {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
       // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
       this.tellSilence(place.last, f, 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
@@ -257,7 +275,7 @@ export abstract class SilenceRules extends MotionCore {
       drove = stood + STAND_SLACK_S < this.params.minStopDurationS;
       if (!drove && !place.confirmed && place.last.t - place.arrival.t + stood + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
       this.tellSilence(place.last, f, drove
-        ? `driving after it, and the way at ${f.speed} km/h takes most of it: the unit left at the last report before it`
+        ? `${f.going ? `driving after it, and the way at ${f.speed}` : `crawling across it, and the way at ${Math.max(place.last.speed, f.speed)}`} km/h takes most of it: the unit left at the last report before it`
         : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
     }
     // The tracker says it set off from here, having come after a silence long enough for a stop: it stood here.
