@@ -10,6 +10,19 @@ import type { DayPart, TripSegment } from './segments.js';
 /** A move that stays within this many stop radii of the stop it left, and comes back to it, is parked jitter (motion-core.ts). */
 export const JITTER_RADII = 3;
 
+/**
+ * When the way from a to f (km) was driven, within the time between them: a unit driving at a
+ * and not at f (into a silence it is found at rest after) drove it first, at the mean of the
+ * two speeds (it slowed down), then stood; one not driving at a and driving at f set off late,
+ * at f's speed; else any time between (by time). So a silence over midnight gives its way to
+ * the day it was driven on, as the motion tracker's silence rules read it (motion-silence.ts).
+ */
+function drivenIn(a: Fix, f: Fix, km: number): [number, number] {
+  if (a.going && !f.going && a.speed + f.speed > 0) return [a.t, Math.min(f.t, a.t + (km * 3600 * 2) / (a.speed + f.speed))];
+  if (!a.going && f.going && f.speed > 0) return [Math.max(a.t, f.t - (km * 3600) / f.speed), f.t];
+  return [a.t, f.t];
+}
+
 /** A move from a departure, fix by fix. */
 export class Move {
   start: Fix;
@@ -88,18 +101,20 @@ export class Move {
       if (driving) open.drivingTime += t1 - t0;
       return;
     }
-    // Apportion the way to the days it spans, by time.
+    // Apportion the way to the days it spans, by time; its kilometres by the time they took (see drivenIn).
     const endPart = this.partOf(clock.dayOf(t1));
     if (f.speed > endPart.maxSpeed) endPart.maxSpeed = f.speed;
     if (dt === 0) {
       endPart.distanceKm += km;
       return;
     }
+    const [d0, d1] = drivenIn(a, f, km);
+    if (d1 <= d0) this.partOf(clock.dayOf(d0)).distanceKm += km;
     for (let t = t0; t < t1; ) {
       const day = clock.dayOf(t);
       const to = Math.min(t1, day.end);
       const part = this.partOf(day);
-      part.distanceKm += (km * (to - t)) / dt;
+      if (d1 > d0) part.distanceKm += (km * Math.max(0, Math.min(to, d1) - Math.max(t, d0))) / (d1 - d0);
       if (driving) part.drivingTime += to - t;
       t = to;
     }

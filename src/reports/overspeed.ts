@@ -6,7 +6,12 @@
  * limit to the first report back at or under it (or under another limit: entering a slower
  * zone while speeding starts a new episode), and counts when it lasted --min-duration. A
  * silence longer than --max-gap, or the end of the reports, ends it at its last report above
- * the limit, partial; an episode already on at the first report is partial too. An episode
+ * the limit, partial; an episode already on at the first report, or at the first after such a
+ * silence, is partial too. Not partial where the odometer bounds the silence: the report on
+ * its other side is at or under the limit, and the odometer's count across it takes no longer
+ * than --max-gap at the limit, so the unit sped no longer unseen than a shorter silence lets it
+ * (a logger asleep from the moment it parks, an ignition-powered tracker whose first fix comes
+ * minutes after it drove off, an outage over the rest of the trip). An episode
  * whose reports stayed within 100 m of each other, less than half what its limit covers in its
  * time, is no drive, and no episode: a parked unit's fix reading 15-30 km/h from position
  * noise, then the next one 20 minutes later at the same place. (A sparse drive's next report,
@@ -79,6 +84,8 @@ export interface OverspeedState {
   seen: boolean;
   /** Date of the last report seen. */
   lastT: number | null;
+  /** Its odometer (km), null without one; absent where the reports pass none (watch). */
+  lastOdo?: number | null;
   episode: Episode | null;
   /** Keep each episode's positions (the report's geojson and html); watch does not. */
   keepPath?: boolean;
@@ -94,6 +101,8 @@ export interface OverspeedFix {
   lat: number;
   lng: number;
   speed: number;
+  /** Km, null when the report carries none: it bounds what the unit drove in a silence (watch passes none). */
+  odometer?: number | null;
 }
 
 export const newOverspeedState = (did: number, name: string): OverspeedState => ({ did, name, seen: false, lastT: null, episode: null });
@@ -115,6 +124,18 @@ function drove(e: Episode, end: number): boolean {
 
 /** Farther than a parked unit's position noise takes its fixes (the stops' radius). */
 const PARKED_KM = 0.1;
+
+/**
+ * Whether the odometer says the unit, silent from `odo` (km) to f, could not have been above
+ * `limit` for longer than `maxGapS` in between. Its count alone decides, not the positions: a
+ * fix off by kilometres (a jump) still carries the odometer's reading.
+ */
+function bounded(odo: number | null | undefined, f: OverspeedFix, limit: number, maxGapS: number): boolean {
+  const to = f.odometer;
+  if (typeof odo !== 'number' || typeof to !== 'number' || !Number.isFinite(odo) || !Number.isFinite(to)) return false;
+  const km = to - odo;
+  return km >= 0 && (km * 3600) / limit <= maxGapS;
+}
 
 function record(s: OverspeedState, e: Episode, end: number, partial: boolean): Overspeed {
   const duration = end - e.start;
@@ -154,16 +175,22 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
   const first = !s.seen;
   s.seen = true;
   const gap = s.lastT !== null && f.date - s.lastT > rules.maxGapS;
+  const odo = s.lastOdo;
   s.lastT = f.date;
+  // watch passes none (it tells no partial): its checkpointed state stays as it was
+  if (f.odometer !== undefined) s.lastOdo = typeof f.odometer === 'number' && Number.isFinite(f.odometer) ? f.odometer : null;
   // Without fences the limit is --limit: no object a report for it.
   const at = rules.fences.length === 0 ? undefined : limitAt(rules, f.lat, f.lng);
   const limit = rules.fences.length === 0 ? rules.limit : at?.limit;
   const fence = at === undefined ? null : at.fence;
   const above = limit !== undefined && f.speed > limit;
   let e = s.episode;
+  // the report before a silence above the limit too: whether the unit slowed down in it is not known
+  const wasAbove = e !== null;
   if (e) {
     if (gap) {
-      close(s, e, e.last.t, true);
+      // back at or under the limit after it: cut only when the odometer leaves room for more speeding than --max-gap
+      close(s, e, e.last.t, above || !bounded(odo, f, e.limit, rules.maxGapS));
       e = null;
     } else if (above && limit === e.limit && fence === e.fence) {
       extend(e, f);
@@ -191,7 +218,7 @@ export function overspeedStep(s: OverspeedState, f: OverspeedFix, rules: SpeedRu
   s.episode = null;
   if (above) {
     s.episode = {
-      limit, fence, start: f.date, startPartial: first || gap,
+      limit, fence, start: f.date, startPartial: first || (gap && (wasAbove || !bounded(odo, f, limit, rules.maxGapS))),
       last: { t: f.date, lat: f.lat, lng: f.lng, speed: f.speed },
       maxSpeed: f.speed, maxLat: f.lat, maxLng: f.lng, speedTime: 0, distanceKm: 0, told: false,
     };
@@ -222,7 +249,7 @@ const speedOf = (v: unknown): number => (typeof v === 'number' && Number.isFinit
 export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { windowS: number }, keepPath = false): UnitProcessor<Overspeed> {
   let state: OverspeedState | undefined;
   // One fix for every report: overspeedStep keeps none of it.
-  const fix: OverspeedFix = { date: 0, lat: 0, lng: 0, speed: 0 };
+  const fix: OverspeedFix = { date: 0, lat: 0, lng: 0, speed: 0, odometer: null };
   return ordered(order, {
     push(r: ReportPoint) {
       const p = r.properties;
@@ -233,6 +260,7 @@ export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { wi
       fix.lat = p.lat;
       fix.lng = p.lng;
       fix.speed = speedOf(p.speed);
+      fix.odometer = p.odometer;
       return overspeedStep(state, fix, rules).done;
     },
     finish: () => (state ? overspeedFinish(state, rules) : []),

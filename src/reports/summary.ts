@@ -4,7 +4,8 @@
  * window cuts: it starts after the day's first second or ends before its last) are additions.
  *
  * A move across midnight is split: each segment between two reports gives its distance and
- * driving time to the days it spans, in proportion to time; `trips` counts the trips that
+ * driving time to the days it spans, in proportion to time (its distance to the time the way
+ * took, across a silence the unit drove into or set off in: drivenIn of move.ts); `trips` counts the trips that
  * drove on the day, so such a trip counts on both days. distanceKm and drivingTime include
  * the short moves (not trips: under both trip minimums), so the day's kilometres are all
  * there. odometerKm is the odometer's own count for the day: the sum of its plausible

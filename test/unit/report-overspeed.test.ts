@@ -66,6 +66,18 @@ test('an episode on at the first report, or at the end, or across a long silence
   assert.deepEqual(cut.map((e) => [e.start, e.end, e.partial]), [[T0, T0 + 40, true]], 'ends at its last report before the silence; the lone report after is too short');
 });
 
+test('across a long silence the odometer bounds (at the limit, its count takes no longer than --max-gap), the episode is whole', async () => {
+  // parked 2 km on, 2 h later (a logger asleep from the moment it parks); then after 3 h, the first fix of the next trip at 120 km/h 5 km on
+  const r = [...profile([80, 120, 120, 120], 20), report({ date: T0 + 7260, speed: 0 }), report({ date: T0 + 18000, speed: 120 }), ...profile([120, 120, 60], 20, T0 + 18020)];
+  r.forEach((x, i) => (x.properties.odometer = 100 + [0, 0.5, 1.1, 1.8, 3.8, 3.8, 8.8, 9.5, 10.2][i]!));
+  const got = await collect(run(r, overspeedProcessor(rules(), { windowS: 0 })));
+  assert.deepEqual(got.map((e) => [e.start, e.end, e.partial]), [[T0 + 20, T0 + 60, false], [T0 + 18000, T0 + 18060, false]]);
+  // the odometer counts 150 km in the first silence: the unit may have sped on for 1.5 h unseen
+  r.forEach((x, i) => i >= 4 && (x.properties.odometer = (x.properties.odometer as number) + 150));
+  const far = await collect(run(r, overspeedProcessor(rules(), { windowS: 0 })));
+  assert.deepEqual(far.map((e) => [e.start, e.partial]), [[T0 + 20, true], [T0 + 18000, false]]);
+});
+
 test('watch\'s state: an episode is told once, as soon as it lasted --min-duration, or at its end when that came first', () => {
   const s = newOverspeedState(7, 'Van 7');
   const step = (t: number, speed: number) => overspeedStep(s, { date: T0 + t, lat: 48.1, lng: 11.5 + t / 10000, speed }, rules());

@@ -120,6 +120,19 @@ test('a segment between two reports either side of midnight is shared by time', 
   assert.deepEqual([d1?.drivingTime, d2?.drivingTime], [1800, 1800]);
 });
 
+test('a silence over midnight the unit drove into and is found at rest after gives its way to the day it was driven on', async () => {
+  // driving at 60 km/h until its last report at 23:04 (4 km on), silent until 02:00, then parked 8 km farther, the odometer counting a 10 km road
+  const u = new Track({ t: utc(2026, 6, 1, 22) }).park(3600, 900).drive(5, 60, 60);
+  u.lng += 7 / (111.32 * Math.cos((u.lat * Math.PI) / 180));
+  u.odometer = (u.odometer as number) + 9;
+  u.t = utc(2026, 6, 2, 2);
+  u.park(7200, 900);
+  const [d1, d2] = await collect(summary(u.reports, 'UTC'));
+  // the way at the mean of 60 and 0 km/h takes 20 minutes of the silence: before midnight, not shared by time over its 3 hours
+  near(d1?.distanceKm ?? 0, 14, 0.01, 'the day it drove');
+  near(d2?.distanceKm ?? 0, 0, 0.001, 'the day after');
+});
+
 test('a trip arriving at midnight sharp is a trip of the day before only', async () => {
   const u = new Track({ t: utc(2026, 6, 1, 22) }).park(5400, 900).drive(20, 40, 30).park(3600, 900);
   assert.equal(u.reports.find((r) => r.properties.date === utc(2026, 6, 2))?.properties.speed, 0, 'the arrival is at 00:00');
