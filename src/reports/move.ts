@@ -123,6 +123,7 @@ export class Move {
   /** The way from this.last to f counts as distance, not as time: the unit went there in a silence and stood. */
   hop(f: Fix): void {
     const km = segmentKm(this.last, f);
+    this.silent(this.last, f);
     this.distanceKm += km;
     if (this.clock) this.partOf(this.clock.dayOf(this.last.t)).distanceKm += km;
     this.path?.push(f.lng, f.lat);
