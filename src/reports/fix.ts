@@ -37,6 +37,11 @@ export function fixOf(r: ReportPoint, speed: number, moving: boolean, going: boo
   return { r, t: p.date, lat: p.lat, lng: p.lng, cosLat: cosOfLat(p.lat), speed, moving, going, nextLat: Number.NaN, nextLng: Number.NaN, nextKm: 0 };
 }
 
+/** A fix at f's place and in its state, dated t: a departure the silence after f hides, dated by what the reports around it say. */
+export function fixAt(f: Fix, t: number): Fix {
+  return fixOf({ ...f.r, properties: { ...f.r.properties, date: t } }, f.speed, f.moving, f.going);
+}
+
 /** Great-circle km between two positions: haversineKm of geo.ts, to the bit. */
 export const distKm = (a: Position, b: Position): number => kmOfTerm(haversineTerm(a.lat, a.lng, a.cosLat, b.lat, b.lng, b.cosLat));
 

@@ -30,7 +30,7 @@
  *   crossed a silence longer than maxGapS in which the unit moved is inferred: no report shows
  *   that part of it, the reports around the silence bound it.
  */
-import { distKm, fartherThan, leaving, segmentKm, type Fix } from './fix.js';
+import { distKm, fartherThan, fixAt, leaving, segmentKm, type Fix } from './fix.js';
 import { odometerKm } from './geo.js';
 import { Move } from './move.js';
 import { Place } from './place.js';
@@ -234,6 +234,7 @@ export abstract class SilenceRules extends MotionCore {
   protected haltedThenMoved(halt: number, f: Fix, out: Segment[]): void {
     const run = this.run as Move;
     const c = this.candidate;
+    const before = halt > 0 ? (c[halt - 1] as Fix) : run.last;
     for (let i = 0; i <= halt; i++) run.add(c[i] as Fix);
     this.candidate = [];
     this.restFrom = undefined;
@@ -241,6 +242,7 @@ export abstract class SilenceRules extends MotionCore {
     this.tell('gap', last, f, distKm(last, f), null, `motion_state stopped, then silent ${f.t - last.t} s and ${Math.round(distKm(last, f) * 1000)} m away: the move ended at the stopped report`);
     this.endMove(undefined, false, out);
     const place = new Place(c[halt] as Fix, c.length > halt + 1, false);
+    if (before.going) place.cameAtKmh = before.speed;
     for (let i = halt + 1; i < c.length; i++) place.add(c[i] as Fix);
     this.place = place;
     this.step(f, out);
@@ -254,10 +256,17 @@ export abstract class SilenceRules extends MotionCore {
     if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold) && !crept && !this.crawled(place.last, f)) {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
       // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
-      this.tellSilence(place.last, f, 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
-      place.departure = place.last;
+      // Stopped here and stopped there by the tracker's own word: it arrived there at f, and left here
+      // as long before as the way takes at the speed it drove here; the stand fills the rest.
+      const left = place.cameAtKmh > 0 && this.isHalt(f) ? Math.round(f.t - (segmentKm(place.last, f) * 3600) / place.cameAtKmh) : 0;
+      const from = left > place.last.t ? fixAt(place.last, left) : place.last;
+      if (!place.confirmed && from.t - place.arrival.t + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
+      this.tellSilence(place.last, f, from !== place.last
+        ? `motion_state stopped on both sides: it stood here until about ${from.t} (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
+        : 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
+      place.departure = from;
       if (place.confirmed) this.left = place;
-      const run = new Move(place.last, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
+      const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
       run.add(f);
       this.run = run;
       this.runPartial = false;

@@ -91,6 +91,8 @@ export class Place {
   longestSilence = 0;
   /** The earliest the unit may have come here: the last report before the silence it arrived in (else the first fix). */
   since: number;
+  /** The speed it drove at to come here, km/h, when the tracker said 'stopped' here (0 otherwise): it dates a departure in a silence. */
+  cameAtKmh = 0;
 
   constructor(first: Fix, confirmed: boolean, edge: boolean, arrival: Fix = first, since = first.t) {
     this.first = first;

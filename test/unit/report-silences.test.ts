@@ -210,3 +210,32 @@ test('driving, silent 35 minutes and at rest 600 m on, silent 95 minutes and 20 
   assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]).slice(1), [[rest, there, true]]);
   near(t[1]?.distanceKm ?? 0, 20, 0.002, 'the odometer over the second silence');
 });
+
+test('motion_state stopped, silent 20 minutes, then motion_state stopped 8 km on: it stood until the way at the speed it came at ends at the second, then drove', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10); // at 40 km/h
+  const stopped = halt(u);
+  u.t += 20 * 60;
+  u.lng += 8 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 8;
+  const there = halt(u);
+  u.t += 600;
+  u.park(1800, 600);
+  const left = there - 12 * 60; // 8 km at 40 km/h
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, left], [there, null]], 'a stop of 8 minutes at the first');
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]).slice(1), [[left, there]]);
+  near(t[1]?.distanceKm ?? 0, 8, 0.002, 'the odometer over the silence');
+  // 16 km on: the way takes the whole silence at 40 km/h, no stand in it to tell
+  const far = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(far, 10);
+  const stopped2 = halt(far);
+  far.t += 20 * 60;
+  far.lng += 16 / kmPerDegLng(far.lat);
+  far.odometer = (far.odometer ?? 0) + 16;
+  const there2 = halt(far);
+  far.park(1800, 600);
+  assert.deepEqual((await collect(trips(far.reports))).map((x) => [x.start, x.end]).slice(1), [[stopped2, there2]]);
+  assert.equal((await collect(stops(far.reports))).length, 2, 'parked before and after only');
+});
