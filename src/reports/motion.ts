@@ -134,6 +134,8 @@ export class MotionTracker extends SilenceRules {
     if (place) {
       if (place.holds(f, this.radiusKm)) {
         place.add(f);
+        // still here, at rest, --min-stop after it said moving (it moved a few metres, or never set off): that word starts no trip
+        if (place.setOff !== undefined && !f.going && f.t - place.setOff.t >= this.params.minStopDurationS) place.setOff = undefined;
         if (!place.confirmed && f.t - place.first.t >= this.params.minStopDurationS) place.confirmed = true;
         return;
       }

@@ -187,6 +187,22 @@ test('late reports are placed by their date', async () => {
   assert.ok(dropped.length > 0);
 });
 
+test('motion_state moving, then a few metres across the yard and parked again: the trip starts at the moving report it drove off after', async () => {
+  const u = new Track().park(1800, 600);
+  u.emit({ reportType: 'motion_state', reportValue: 'moving' });
+  u.t += 60;
+  u.lng += 0.0008; // about 75 m, within the stop radius
+  u.park(3000, 600);
+  const departure = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving' });
+  u.t += 30;
+  u.drive(5, 40, 30).park(1800, 600);
+  const got = await collect(trips(u.reports));
+  assert.deepEqual(got.map((x) => x.start), [departure]);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => x.departure).slice(0, 1), [departure], 'one stop, across the yard');
+});
+
 test('motion_state reports decide when present; speed decides when absent or ignored', async () => {
   // a tracker that reports speed 0 always but says when it starts and stops moving
   const u = new Track().park(1800, 600);
