@@ -17,7 +17,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Harness } from '../helpers/cli.js';
-import { CLOCK_MS, FROM, TO, WINDOW, truthHarness } from '../helpers/truth.js';
+import { truthHarness, WEEKS } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
 interface TruthTrip { start: number; end: number; distanceKm: number; maxSpeed: number; reports: number; inSilence: boolean; short: boolean; startAround: Around; endAround: Around }
@@ -27,18 +27,16 @@ interface Truth { interval: { driving: number | null; parked: number }; trips: T
 interface DaySummary { did: number; day: string; distanceKm: number; odometerKm: number | null; trips: number }
 interface Episode { did: number; start: number; end: number; maxSpeed: number; limit: number; partial: boolean }
 
-/** The history begins a week before the clock (when the sandbox's state was made). */
-const HISTORY_FROM = CLOCK_MS / 1000 - 7 * 86400;
 
 /**
  * When the unit drove on a trip the truth does not list: until the stop it arrived at when its
  * history began mid-trip (no trip of the truth ends there), from the stop it left when its
  * history ended mid-trip (none starts there).
  */
-function untold(t: Truth): Array<[number, number]> {
+function untold(t: Truth, historyFrom: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   for (const s of t.stops) {
-    if (s.arrival > HISTORY_FROM && !t.trips.some((x) => x.end === s.arrival)) out.push([HISTORY_FROM, s.arrival]);
+    if (s.arrival > historyFrom && !t.trips.some((x) => x.end === s.arrival)) out.push([historyFrom, s.arrival]);
     if (s.departure !== null && !t.trips.some((x) => x.start === s.departure)) out.push([s.departure, Infinity]);
   }
   return out;
@@ -57,58 +55,61 @@ const blind = (t: Truth, edge: number): boolean =>
 
 
 // Seven days of the whole fleet, several times over: minutes on a loaded machine (the bound only catches a hang).
-describe('report against the truth', { timeout: 900_000 }, () => {
-  let h: Harness;
-  let vehicles: number[];
-  let truths: Map<number, Truth>;
-  before(async () => {
-    ({ h, vehicles, truths } = await truthHarness<Truth>());
-  });
-  after(async () => {
-    await h.close();
-  });
+for (const week of WEEKS) {
+  describe(`report against the truth, the 7 days to ${week.label}`, { timeout: 900_000 }, () => {
+    const { from: FROM, to: TO, window: WINDOW, historyFrom: HISTORY_FROM } = week;
+    let h: Harness;
+    let vehicles: number[];
+    let truths: Map<number, Truth>;
+    before(async () => {
+      ({ h, vehicles, truths } = await truthHarness<Truth>(week));
+    });
+    after(async () => {
+      await h.close();
+    });
 
-  test('the daily summary: GPS distance within 2 % of the truth on whole days, the odometer\'s next to it', async () => {
-    const days = await h.json<DaySummary[]>(['report', 'summary', '--category', 'device', ...WINDOW, '--tz', 'UTC', '--concurrency', '2']);
-    let compared = 0;
-    const misses: string[] = [];
-    for (const d of days) {
-      const from = Date.parse(`${d.day}T00:00:00Z`) / 1000;
-      if (from < FROM || from + 86400 > TO) continue;
-      const t = truths.get(d.did);
-      if (!t) continue;
-      const trips = t.trips.filter((x) => x.start >= from && x.end <= from + 86400);
-      if (trips.length === 0 || t.trips.some((x) => x.start < from + 86400 && x.end > from + 86400) || t.trips.some((x) => x.start < from && x.end > from)) continue;
-      if (untold(t).some(([a, b]) => a < from + 86400 && b > from) || blind(t, from) || blind(t, from + 86400)) continue;
-      const want = trips.reduce((s, x) => s + x.distanceKm, 0);
-      compared++;
-      if (Math.abs(d.distanceKm - want) > 0.02 * want + 0.1) misses.push(`${d.did} ${d.day}: ${d.distanceKm} km, truth ${want.toFixed(3)}`);
-      // the odometer's count is shared between days by time, so one grown across a silence over midnight splits by the clock
-      if (d.odometerKm === null || d.odometerKm < 0) misses.push(`${d.did} ${d.day}: odometerKm ${d.odometerKm}`);
-    }
-    process.stderr.write(`# summary: ${compared} whole unit-days compared, misses ${misses.length}\n`);
-    assert.ok(compared >= 40, `enough unit-days (${compared})`);
-    assert.deepEqual(misses, []);
-  });
-
-  test('overspeed episodes match the ground truth: every episode with a report above the limit, from its first such report', async () => {
-    const got = await h.json<Episode[]>(['report', 'overspeed', '--category', 'device', ...WINDOW, '--limit', '100', '--min-duration', '0s', '--concurrency', '2']);
-    let want = 0;
-    const misses: string[] = [];
-    for (const did of vehicles) {
-      const t = truths.get(did) as Truth;
-      const cut = untold(t);
-      const mine = got.filter((x) => x.did === did && !cut.some(([a, b]) => x.start >= a && x.start < b));
-      const seen = t.overspeed.filter((x) => x.firstReport !== null && x.firstReport >= FROM && (x.lastReport as number) <= TO);
-      want += seen.length;
-      for (const w of seen) {
-        if (!mine.some((g) => g.start === w.firstReport && g.maxSpeed === w.maxReported && g.limit === 100 && !g.partial)) misses.push(`unit ${did}: episode from ${w.firstReport} (${w.maxReported} km/h)`);
+    test('the daily summary: GPS distance within 2 % of the truth on whole days, the odometer\'s next to it', async () => {
+      const days = await h.json<DaySummary[]>(['report', 'summary', '--category', 'device', ...WINDOW, '--tz', 'UTC', '--concurrency', '2']);
+      let compared = 0;
+      const misses: string[] = [];
+      for (const d of days) {
+        const from = Date.parse(`${d.day}T00:00:00Z`) / 1000;
+        if (from < FROM || from + 86400 > TO) continue;
+        const t = truths.get(d.did);
+        if (!t) continue;
+        const trips = t.trips.filter((x) => x.start >= from && x.end <= from + 86400);
+        if (trips.length === 0 || t.trips.some((x) => x.start < from + 86400 && x.end > from + 86400) || t.trips.some((x) => x.start < from && x.end > from)) continue;
+        if (untold(t, HISTORY_FROM).some(([a, b]) => a < from + 86400 && b > from) || blind(t, from) || blind(t, from + 86400)) continue;
+        const want = trips.reduce((s, x) => s + x.distanceKm, 0);
+        compared++;
+        if (Math.abs(d.distanceKm - want) > 0.02 * want + 0.1) misses.push(`${d.did} ${d.day}: ${d.distanceKm} km, truth ${want.toFixed(3)}`);
+        // the odometer's count is shared between days by time, so one grown across a silence over midnight splits by the clock
+        if (d.odometerKm === null || d.odometerKm < 0) misses.push(`${d.did} ${d.day}: odometerKm ${d.odometerKm}`);
       }
-      if (mine.length !== seen.length) misses.push(`unit ${did}: ${mine.length} episodes, truth ${seen.length}`);
-    }
-    process.stderr.write(`# overspeed episodes expected ${want}, misses ${misses.length}\n`);
-    assert.ok(want >= 10, `enough episodes (${want})`);
-    assert.deepEqual(misses, []);
-  });
+      process.stderr.write(`# summary: ${compared} whole unit-days compared, misses ${misses.length}\n`);
+      assert.ok(compared >= 40, `enough unit-days (${compared})`);
+      assert.deepEqual(misses, []);
+    });
 
-});
+    test('overspeed episodes match the ground truth: every episode with a report above the limit, from its first such report', async () => {
+      const got = await h.json<Episode[]>(['report', 'overspeed', '--category', 'device', ...WINDOW, '--limit', '100', '--min-duration', '0s', '--concurrency', '2']);
+      let want = 0;
+      const misses: string[] = [];
+      for (const did of vehicles) {
+        const t = truths.get(did) as Truth;
+        const cut = untold(t, HISTORY_FROM);
+        const mine = got.filter((x) => x.did === did && !cut.some(([a, b]) => x.start >= a && x.start < b));
+        const seen = t.overspeed.filter((x) => x.firstReport !== null && x.firstReport >= FROM && (x.lastReport as number) <= TO);
+        want += seen.length;
+        for (const w of seen) {
+          if (!mine.some((g) => g.start === w.firstReport && g.maxSpeed === w.maxReported && g.limit === 100 && !g.partial)) misses.push(`unit ${did}: episode from ${w.firstReport} (${w.maxReported} km/h)`);
+        }
+        if (mine.length !== seen.length) misses.push(`unit ${did}: ${mine.length} episodes, truth ${seen.length}`);
+      }
+      process.stderr.write(`# overspeed episodes expected ${want}, misses ${misses.length}\n`);
+      assert.ok(want >= 10, `enough episodes (${want})`);
+      assert.deepEqual(misses, []);
+    });
+
+  });
+}

@@ -1,24 +1,43 @@
-/** The sandbox's ground truth for the report tests: a frozen clock, seven whole days, each device's truth. */
+/** The sandbox's ground truth for the report tests: frozen clocks, seven whole days before each, each device's truth. */
 import assert from 'node:assert/strict';
 import { startHarness, type Harness } from './cli.js';
 
-// A frozen clock at 04:00 in the sandbox city's standard time (UTC-5 for the default seed's
-// Atlanta), the morning after a Wednesday.
-// TRUTH_CLOCK (an ISO date) moves it, to audit the reports against other weeks of the sandbox.
-export const CLOCK_MS = process.env.TRUTH_CLOCK ? Date.parse(process.env.TRUTH_CLOCK) : Date.UTC(2026, 10, 26, 12, 0, 0);
+/** Seven whole days of the sandbox (every trip of them has ended by its clock), and the flags that ask for them. */
+export interface Week {
+  label: string;
+  /** The sandbox's frozen clock, ms: 12:00 UTC, 07:00 in the sandbox city's standard time (UTC-5 for the default seed's Atlanta). */
+  clockMs: number;
+  from: number;
+  to: number;
+  window: string[];
+  /** The history begins a week before the clock (when the sandbox's state was made). */
+  historyFrom: number;
+}
 
-// Seven whole days: every trip of them has ended by the clock.
-export const TO = CLOCK_MS / 1000 - 3 * 3600;
-export const FROM = TO - 7 * 86400;
-export const WINDOW = ['--from', String(FROM), '--to', String(TO)];
+/**
+ * The weeks the suite checks (the history is a function of seed, unit and time: each week is
+ * other days, other silences). TRUTH_CLOCKS (dates, comma-separated) checks others: an audit of
+ * the rules against more of the sandbox than the suite runs.
+ */
+const CLOCKS = ['2026-10-29', '2026-11-12', '2026-11-19', '2026-11-26', '2026-12-03', '2026-12-24'];
 
-/** A harness at CLOCK_MS, every device's did, and its truth over FROM-TO (GET /_sandbox/truth/<did>). */
-export async function truthHarness<T>(): Promise<{ h: Harness; vehicles: number[]; truths: Map<number, T> }> {
-  const h = await startHarness({ now: () => CLOCK_MS, sessionTtl: 30 * 86400 });
+function week(day: string): Week {
+  const clockMs = Date.parse(`${day}T12:00:00Z`);
+  assert.ok(Number.isFinite(clockMs), `TRUTH_CLOCKS: ${day} is not a date`);
+  const to = clockMs / 1000 - 3 * 3600;
+  const from = to - 7 * 86400;
+  return { label: day, clockMs, from, to, window: ['--from', String(from), '--to', String(to)], historyFrom: clockMs / 1000 - 7 * 86400 };
+}
+
+export const WEEKS: Week[] = (process.env.TRUTH_CLOCKS ? process.env.TRUTH_CLOCKS.split(',') : CLOCKS).map((d) => week(d.trim()));
+
+/** A harness at the week's clock, every device's did, and its truth over the week (GET /_sandbox/truth/<did>). */
+export async function truthHarness<T>(w: Week): Promise<{ h: Harness; vehicles: number[]; truths: Map<number, T> }> {
+  const h = await startHarness({ now: () => w.clockMs, sessionTtl: 30 * 86400 });
   const vehicles = (await h.json<Array<{ did: number }>>(['devices', 'list'])).map((d) => d.did);
   const truths = new Map<number, T>();
   for (const did of vehicles) {
-    const res = await fetch(`${h.sandbox.url}/_sandbox/truth/${did}?from=${FROM}&to=${TO}&limit=100`);
+    const res = await fetch(`${h.sandbox.url}/_sandbox/truth/${did}?from=${w.from}&to=${w.to}&limit=100`);
     assert.equal(res.status, 200, await res.clone().text());
     truths.set(did, (await res.json()) as T);
   }
