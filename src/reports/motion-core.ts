@@ -86,7 +86,12 @@ export abstract class MotionCore {
     this.restFrom = undefined;
     const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
     if (rest) run.hop(c[0] as Fix);
-    else for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
+    else {
+      for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
+      // still driving at its arrival fix (the next one covers far less than its speed says): it rolled on to the next one's place
+      const next = c[k + 1];
+      if (next && (c[k] as Fix).going) run.hop(next);
+    }
     const stop = new Place(c[k] as Fix, true, false, rest);
     for (let i = k + 1; i < c.length; i++) stop.add(c[i] as Fix);
     this.candidate = [];
