@@ -10,9 +10,8 @@
  *
  * What no report can reveal is not asked: the truth lists only trips within the unit's history,
  * so one it began before its history or ended after it (a unit that stopped reporting) is
- * compared neither in kilometres nor in speeding; and a day at whose edge the unit drove in a
- * silence, at rest at the reports on both sides of it, is not compared: which side of midnight
- * the way fell on, no report tells.
+ * compared neither in kilometres nor in speeding; and a day at whose edge the unit drove a whole
+ * trip in a silence is not compared: which side of midnight that trip fell on, no report tells.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,14 +41,11 @@ function untold(t: Truth, historyFrom: number): Array<[number, number]> {
   return out;
 }
 
-/** Whether the unit was on a trip at report date r. */
-const driving = (t: Truth, r: number): boolean => t.trips.some((x) => x.start < r && r < x.end);
-
-/** Whether the unit drove a trip in a silence across `edge` (a midnight), at rest at the reports around it. */
+/** Whether the unit drove a whole trip in a silence across `edge` (a midnight): which side of it that trip fell on, no report tells. */
 const blind = (t: Truth, edge: number): boolean =>
   t.trips.some((x) => {
     const [a, b] = [x.startAround[0], x.endAround[1]];
-    return x.reports === 0 && a !== null && b !== null && a < edge && b >= edge && !driving(t, a) && !driving(t, b);
+    return x.reports === 0 && a !== null && b !== null && a < edge && b >= edge;
   });
 
 
