@@ -19,12 +19,12 @@
  *   under both trip minimums (--min-trip-distance 0.5 km and --min-trip-duration 5 min: a short
  *   move), one after which the unit never reports again (its end is the end of the reports), and one
  *   before which it never reported (its start is the start of the reports: a partial trip).
- * - Stops: every stop with a report dated in it, and every stop of 5 minutes or more whose
- *   arrival a report marks and whose departure the next report after it bounds (its `stopped`
- *   report, then a silence until a first fix on the next trip, as an ignition-powered tracker
- *   does), is found, placed within 100 m of where the unit stood, except one that began before
- *   the history (cut by its start). Two stops that a short move within the stop radius parts (a
- *   unit moved a few metres across a yard) are one.
+ * - Stops: every stop with a report dated in it (not a jump), and every stop of 5 minutes or more
+ *   whose arrival a report marks and whose departure the next report after it bounds (its
+ *   `stopped` report, then a silence until a first fix on the next trip, as an ignition-powered
+ *   tracker does), is found, placed within 100 m of where the unit stood, except one that began
+ *   before the history or the unit's first report (cut by its start). Two stops that a short move
+ *   within the stop radius parts (a unit moved a few metres across a yard) are one.
  * - Nothing more: every whole trip and stop found is one of the truth's.
  */
 import { describe, test, before, after } from 'node:test';
@@ -35,7 +35,7 @@ import { truthHarness, WEEKS, type Week } from '../helpers/truth.js';
 type Around = [number | null, number | null];
 interface TruthTrip { start: number; end: number; distanceKm: number; reports: number; startAround: Around; endAround: Around; junction?: number }
 interface TruthStop { arrival: number; departure: number | null; lat: number; lng: number; reports: number; arrivalAround: Around; departureAround: Around | null }
-interface Truth { interval: { driving: number | null; parked: number }; trips: TruthTrip[]; stops: TruthStop[]; gaps: Array<{ from: number; to: number; kind: string }> }
+interface Truth { interval: { driving: number | null; parked: number }; trips: TruthTrip[]; stops: TruthStop[]; gaps: Array<{ from: number; to: number; kind: string }>; jumps: Array<{ date: number }> }
 interface Trip { did: number; start: number; end: number; distanceKm: number; partial: boolean; inferred: boolean }
 interface Stop { did: number; arrival: number; departure: number | null; lat: number; lng: number; partial: boolean }
 
@@ -50,6 +50,9 @@ const within = (t: Truth, around: Around, e: number, x: number): boolean =>
   around[0] === e ? Math.abs(x - e) <= interval(t) : around[0] !== null && around[1] !== null && x >= around[0] && x <= around[1];
 /** A stop some report reveals: one dated in it, or at its arrival or departure. */
 const seen = (s: TruthStop): boolean => s.reports > 0 || s.arrivalAround[0] === s.arrival || (s.departureAround !== null && s.departureAround[0] === s.departure);
+/** A stop with a report dated in it that places it: not a jump (a fix kilometres off, the reports around it left out). */
+const placed = (t: Truth, s: TruthStop): boolean =>
+  s.reports > t.jumps.filter((j) => j.date >= s.arrival && (s.departure === null || j.date <= s.departure)).length;
 /**
  * A stop no report is dated in, that the reports around it still show: its arrival reported,
  * then silent until a fix on the trip that leaves it (or its departure reported), 5 minutes or more.
@@ -169,7 +172,7 @@ for (const week of WEEKS) {
       for (const did of vehicles) {
         const t = truths.get(did) as Truth;
         const mine = got.filter((x) => x.did === did);
-        for (const w of radiusStops(t).filter((s) => inside(week, s.arrival, s.departure) && (s.reports >= 1 || shown(t, s)) && s.arrival > HISTORY_FROM)) {
+        for (const w of radiusStops(t).filter((s) => inside(week, s.arrival, s.departure) && (placed(t, s) || shown(t, s)) && s.arrivalAround[0] !== null && s.arrival > HISTORY_FROM)) {
           want++;
           if (w.reports === 0) late++;
           const what = `unit ${did}, stop ${w.arrival}..${w.departure}`;
