@@ -3,7 +3,10 @@
  * motion.ts for the whole set):
  * - A silence spent at rest (a logger asleep from the moment it parks: its last report still
  *   shows a driving speed, the next one is near and not driving, and the odometer, when
- *   present, counts no more than the way between) ends the move at the last report before it.
+ *   present, counts no more than the way between) ends the move at the last report before it;
+ *   a stop at once when the way at its slowing speed leaves --min-stop of the silence. Driving
+ *   on both sides of a silence a short roll apart (ROLL_KM), the way taking a small part of it:
+ *   it stood at the place after it (rolledToRest).
  * - The tracker's own word across a silence (its 'stopped' or 'moving' report was made, the
  *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
  *   before the unit's fixes at its place says it stood there: a stop from the last report
@@ -11,9 +14,10 @@
  *   road's length, the way at its speed leaving --min-stop) or from its first fix there, until the
  *   'moving' report; with no fix there but that report, the move ends at it and the next
  *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
- *   least minStopDurationS after which the unit is elsewhere, ends the move at the 'stopped'
- *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
- *   silence.
+ *   least minStopDurationS after which the unit is elsewhere (beyond ROLL_KM, however straight
+ *   the odometer), ends the move at the 'stopped' report: the unit stood there (a stop when a
+ *   later fix shows it there) and drove in the silence; 'stopped' on both sides, it stood until
+ *   the way at the speed it came at ends at the second (a departure dated inside the silence).
  * - Every silence after which the unit is elsewhere (beyond stopRadiusM) is explained, whatever
  *   its length, by what could have happened in it: the way between the reports around it (the
  *   odometer's or the straight line) against its length. At rest before it and not driving
