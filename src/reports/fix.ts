@@ -165,6 +165,15 @@ export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | u
   return `a detour of ${way.toFixed(1)} km between fixes ${direct.toFixed(1)} km apart, where the ${odo === undefined ? 'reported speeds allow' : 'odometer counts'} ${could.toFixed(1)} km`;
 }
 
+/**
+ * Whether x, left out by outlierReason, was left out for its leg to c alone: the leg from a agrees
+ * with the odometer, the one to c does not. Then c may as well be the jump (a fix off along the way
+ * from a that the odometer still happens to agree with), which only the fix after c tells.
+ */
+export function jumpToNextOnly(a: Fix, x: Fix, c: Fix): boolean {
+  return odometerJump(a, x, legKm(a, x), 'before', x) === undefined && odometerJump(x, c, legKm(x, c), 'after', x) !== undefined;
+}
+
 /** Why x lies farther from its neighbour than the odometer counts between u and v (the leg of x from or to it, `km` long), or undefined. */
 function odometerJump(u: Fix, v: Fix, km: number, side: 'before' | 'after', x: Fix): string | undefined {
   const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);

@@ -32,6 +32,8 @@ export abstract class MotionCore {
   protected held: Fix | undefined;
   /** The last fix passed on. */
   protected kept: Fix | undefined;
+  /** A fix left out for its leg to the held one alone (the first fix, or jumpToNextOnly of fix.ts), until the next fix says which of the two jumped. */
+  protected doubt: { fix: Fix; why: string } | undefined;
   /** Where the unit stands, when it is not moving. */
   protected place: Place | undefined;
   /** The move in progress, from the departure of `left`. */
@@ -60,7 +62,7 @@ export abstract class MotionCore {
   /** Date of the earliest fix whose segment is not decided yet: nothing after it is settled (the summary asks once a report while a day waits). */
   get unsettledSince(): number | undefined {
     const place = this.place;
-    let t = earlier(this.held?.t, this.run?.start.t);
+    let t = earlier(earlier(this.held?.t, this.doubt?.fix.t), this.run?.start.t);
     // the fix held may be the end of a trip that began at the place's last fix (before a silence it drove in)
     if (this.held !== undefined) t = earlier(t, place?.last.t);
     t = earlier(t, this.candidate[0]?.t);

@@ -13,7 +13,12 @@
  *   after it, a detour out and back that neither the odometer nor the reported speeds explain,
  *   or a fix farther from a neighbour than the odometer counts while the odometer agrees with
  *   the way from the fix before to the fix after (a jump along the road), is left out of
- *   everything here.
+ *   everything here. A fix left out for its leg to the next alone (its leg from the fix before
+ *   agrees with the odometer) waits for the fix after that: when it fits between the fix before
+ *   and that one and the next does not, the next was the jump (a fix off along the way that the
+ *   odometer happened to agree with), and it is kept. The stream's first fix, farther from the
+ *   next than their odometers count (by more than the stop radius), is left out when the fix
+ *   after that agrees with the next and not with it: a jump nothing before it could show.
  * - A stop: the unit stays within stopRadiusM of a fix for at least minStopDurationS (two
  *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
  *   same place was stopped all along. Its arrival is the first of those fixes at which the
@@ -44,7 +49,7 @@
  * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
-import { distKm, fartherThan, fixOf, outlierReason, speedOf, type Fix } from './fix.js';
+import { distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, type Fix } from './fix.js';
 import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
@@ -81,22 +86,66 @@ export class MotionTracker extends SilenceRules {
     const held = this.held;
     this.held = fix;
     if (!held) return NONE;
+    const out = this.out;
+    if (this.doubt) this.settleDoubt(held, fix, out);
     const kept = this.kept;
-    const why = kept && outlierReason(kept, held, fix, this.params.outlierSpeedKmh);
-    if (why) {
-      this.tell('outlier', held, held, null, held, `${why}: left out`);
-      return NONE;
+    if (kept) {
+      const why = outlierReason(kept, held, fix, this.params.outlierSpeedKmh);
+      if (why) {
+        // left out for its leg to this fix alone: this fix may be the jump, the next one tells
+        if (jumpToNextOnly(kept, held, fix)) this.doubt = { fix: held, why };
+        else this.tell('outlier', held, held, null, held, `${why}: left out`);
+        return out.length === 0 ? NONE : out.splice(0);
+      }
+    } else {
+      // the first fix, farther from the next than their odometers count: one of the two jumped, the next fix tells which
+      const still = this.odometerStill(held, fix);
+      if (still !== undefined) {
+        this.doubt = { fix: held, why: `the first fix, ${distKm(held, fix).toFixed(1)} km from the fix after, where the odometer counts ${still.toFixed(1)} km` };
+        return NONE;
+      }
     }
     this.kept = held;
-    const out = this.out;
     this.step(held, out);
     return out.length === 0 ? NONE : out.splice(0);
+  }
+
+  /**
+   * The fix in doubt d (left out for its leg to `held` alone) and the fix after `held`, `next`: d
+   * was the jump, or `held` was. After a kept fix, d is restored when it fits between that fix and
+   * `next` (outlierReason) and `held` does not fit between d and `next`: `held` was a fix off along
+   * the way that the odometer from the fix before happened to agree with. As the first fix, d is
+   * left out when it is farther from `next` than their odometers count and `held` is not (the
+   * odometer agrees with `held`); else (a stuck odometer, say) it is kept, as nothing says it jumped.
+   */
+  private settleDoubt(held: Fix, next: Fix, out: Segment[]): void {
+    const d = this.doubt as { fix: Fix; why: string };
+    this.doubt = undefined;
+    const kept = this.kept;
+    const limit = this.params.outlierSpeedKmh;
+    const restore = kept
+      ? !outlierReason(kept, d.fix, next, limit) && outlierReason(d.fix, held, next, limit) !== undefined
+      : !(this.odometerStill(d.fix, next) !== undefined && this.odometerStill(held, next) === undefined);
+    if (!restore) {
+      this.tell('outlier', d.fix, d.fix, null, d.fix, `${d.why}: left out`);
+      return;
+    }
+    this.kept = d.fix;
+    this.step(d.fix, out);
   }
 
   /** The stream ended: the move in progress ends where it is, the stop in progress is returned open. */
   finish(): Segment[] {
     const out: Segment[] = [];
     const held = this.held;
+    const d = this.doubt;
+    this.doubt = undefined;
+    // a fix in doubt before the last: no fix after tells which of the two jumped; left out as outlierReason says (a first fix is kept: nothing shows it jumped)
+    if (d && this.kept) this.tell('outlier', d.fix, d.fix, null, d.fix, `${d.why}: left out`);
+    else if (d) {
+      this.kept = d.fix;
+      this.step(d.fix, out);
+    }
     this.held = undefined;
     const kept = this.kept;
     const still = held && kept ? this.odometerStill(kept, held) : undefined;

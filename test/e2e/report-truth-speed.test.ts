@@ -67,6 +67,7 @@ for (const week of WEEKS) {
     test('the daily summary: GPS distance within 2 % of the truth on whole days, the odometer\'s next to it', async () => {
       const days = await h.json<DaySummary[]>(['report', 'summary', '--category', 'device', ...WINDOW, '--tz', 'UTC', '--concurrency', '2']);
       let compared = 0;
+      let parked = 0;
       const misses: string[] = [];
       for (const d of days) {
         const from = Date.parse(`${d.day}T00:00:00Z`) / 1000;
@@ -74,16 +75,20 @@ for (const week of WEEKS) {
         const t = truths.get(d.did);
         if (!t) continue;
         const trips = t.trips.filter((x) => x.start >= from && x.end <= from + 86400);
-        if (trips.length === 0 || t.trips.some((x) => x.start < from + 86400 && x.end > from + 86400) || t.trips.some((x) => x.start < from && x.end > from)) continue;
+        // A day the unit stood all day is a whole day too (0 km, no report hides a trip in it: blind() asks about its midnights),
+        // and compared: a parked unit's jitter or jumps must add no distance. Left out, a week with a weekend and a unit that fell
+        // silent compared too few days (39 of 72 unit-days, the week to 2026-09-03), every one left out rightly but these.
+        if (t.trips.some((x) => x.start < from + 86400 && x.end > from + 86400) || t.trips.some((x) => x.start < from && x.end > from)) continue;
         if (untold(t, HISTORY_FROM).some(([a, b]) => a < from + 86400 && b > from) || blind(t, from) || blind(t, from + 86400)) continue;
         const want = trips.reduce((s, x) => s + x.distanceKm, 0);
         compared++;
+        if (trips.length === 0) parked++;
         if (Math.abs(d.distanceKm - want) > 0.02 * want + 0.1) misses.push(`${d.did} ${d.day}: ${d.distanceKm} km, truth ${want.toFixed(3)}`);
         // the odometer's count is shared between days by time, so one grown across a silence over midnight splits by the clock
         if (d.odometerKm === null || d.odometerKm < 0) misses.push(`${d.did} ${d.day}: odometerKm ${d.odometerKm}`);
       }
-      process.stderr.write(`# summary: ${compared} whole unit-days compared, misses ${misses.length}\n`);
-      assert.ok(compared >= 40, `enough unit-days (${compared})`);
+      process.stderr.write(`# summary: ${compared} whole unit-days compared (${parked} of them parked all day), misses ${misses.length}\n`);
+      assert.ok(compared >= 50, `enough unit-days (${compared})`);
       assert.deepEqual(misses, []);
     });
 

@@ -1,0 +1,106 @@
+// Jumps the outlier rule must tell from the fixes around them when only the odometer contradicts
+// the way: which of two neighbours jumped, and a jump at the stream's first fix. Hand-built units
+// whose answers are known by construction (the fixture knows where it drove, stood and fell silent).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Explanation } from '../../src/reports/segments.js';
+import { DEFAULTS } from '../../src/reports/params.js';
+import { stops } from '../../src/reports/stops.js';
+import { summary } from '../../src/reports/summary.js';
+import { trips } from '../../src/reports/trips.js';
+import { collect, kmPerDegLng, T0, Track } from './report-fixture.js';
+
+const near = (actual: number, expected: number, tol: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+
+/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
+function setOff(u: Track, km: number): number {
+  const at = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 30;
+  u.lng += 1 / 3 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 1 / 3;
+  u.drive(km, 40, 30);
+  return at;
+}
+
+test('a jump right after a good fix, that the odometer from the fix before happens to agree with: the jump is left out, not the good fix before it', async () => {
+  const u = new Track({ odometer: 3000 }).park(1800, 600);
+  const first = u.t;
+  u.drive(6, 60, 120);
+  const lastDriving = u.t;
+  u.emit({ speed: 60 }); // 6 km east, still driving; then 2 km more in the silence, and it stands there 30 minutes
+  u.t += 120 + 1800;
+  u.lng += 2 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 2;
+  const moving = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 }); // it sets off from there
+  // 5 minutes on, 5 km further east by road: the fix says 7 km north of the last driving report instead, as far from
+  // it as the odometer counts (7 km), but 7.3 km from the moving report, where the odometer counts 5
+  u.t += 300;
+  u.odometer = (u.odometer ?? 0) + 5;
+  const jumpLat = u.lat + 7 / 111.2;
+  const jumpLng = u.lng - 2 / kmPerDegLng(u.lat);
+  u.emit({ lat: jumpLat, lng: jumpLng, speed: 60 });
+  u.lng += 5 / kmPerDegLng(u.lat);
+  // silent while it drives 2 km more and parks
+  u.t += 1800;
+  u.lng += 2 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 2;
+  const parked = u.t;
+  u.park(1800, 600);
+  const told: Explanation[] = [];
+  const t = await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  assert.deepEqual(told.filter((e) => e.kind === 'outlier').map((e) => e.from), [moving + 300], 'the jump alone left out');
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, lastDriving, false], [moving, parked, false]], 'two trips, the stop between them seen');
+  near(t[0]?.distanceKm ?? 0, 8, 0.002, 'the drive, then the odometer to where it stood');
+  near(t[1]?.distanceKm ?? 0, 7, 0.002, 'the odometer from the moving report, the jump left out');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, first], [lastDriving, moving], [parked, null]]);
+});
+
+test('a jump after midnight right after a good fix: the good fix dates the drive before midnight', async () => {
+  // the last drive of a day: the tracker's moving report (speed 0), one report driving, then silent until morning
+  const u = new Track({ odometer: 3000, t: T0 + 16 * 3600 }).park(1800, 600);
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 180;
+  u.lng += 3 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 3;
+  u.emit({ speed: 60 });
+  // 6 km more in 6 minutes, and it parks: well before midnight
+  u.lng += 6 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 6;
+  const midnight = T0 + 18 * 3600;
+  u.t = midnight + 2 * 3600;
+  // a check-in 9 km north of the moving report, as far as the odometer counts from it (9 km): a jump only the fix after tells
+  u.emit({ lat: u.lat + 9 / 111.2, lng: u.lng - 9 / kmPerDegLng(u.lat), reportType: 'check_in', reportValue: 'checked_in' });
+  u.t += 1200;
+  u.park(3600, 600);
+  const days = await collect(summary(u.reports, 'UTC'));
+  assert.deepEqual(days.map((d) => d.day), ['2026-06-01', '2026-06-02']);
+  near(days[0]?.distanceKm ?? 0, 9, 0.005, 'every kilometre before midnight');
+  near(days[1]?.distanceKm ?? 0, 0, 0.005, 'none after');
+});
+
+test('the first fix a jump the odometer contradicts: left out, no trip from it, the first trip from the tracker\'s moving report', async () => {
+  const u = new Track({ odometer: 5000 });
+  u.emit({ lat: u.lat - 6.9 / 111.2 }); // 6.9 km south, the odometer unchanged
+  u.t += 150;
+  const moving = setOff(u, 10);
+  u.park(1800, 600);
+  const told: Explanation[] = [];
+  const t = await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[moving, u.t - 1800, false]]);
+  near(t[0]?.distanceKm ?? 0, 10 + 1 / 3, 0.002, 'not the 6.9 km from the jump');
+  assert.match(told.find((e) => e.kind === 'outlier')?.reason ?? '', /^the first fix, 6\.9 km from the fix after, where the odometer counts 0\.0 km: left out$/);
+  // without odometers nothing tells the jump: the first fix stays
+  const bare = u.reports.map((r) => ({ ...r, properties: { ...r.properties, odometer: null } }));
+  near((await collect(trips(bare)))[0]?.distanceKm ?? 0, 10 + 1 / 3 + 6.9, 0.05, 'the way from the first fix');
+  // the first fix good and the second the jump: the first stays, the second is left out
+  const v = new Track({ odometer: 5000 }).park(1800, 600);
+  const second = v.reports[1]?.properties;
+  assert.ok(second);
+  second.lat -= 6.9 / 111.2;
+  const s = await collect(stops(v.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, null]]);
+});
