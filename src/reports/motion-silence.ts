@@ -28,7 +28,9 @@
  *   stop until that fix, even with a single report there), else it left at its last report. A
  *   first fix creeping in slow traffic (a speed under the threshold, not zero) is driving here
  *   when the way at its speed leaves --min-stop of the silence.
- *   Moving before it: the move goes on across it (or it rested, above). Crawling across it (slow
+ *   Moving before it: the move goes on across it (or it rested, above; not when its first fix
+ *   after it creeps on as far as its speed says, to the next: slow traffic, no report at rest, so
+ *   no stop the reports show, motion.ts). Crawling across it (slow
  *   traffic reported every few minutes: a speed under the threshold at which the way takes the
  *   silence): it stood neither before it nor after it, however long the silence. A move that
  *   crossed a silence longer than maxGapS in which the unit moved is inferred: no report shows
@@ -147,15 +149,18 @@ export abstract class SilenceRules extends MotionCore {
 
   /**
    * Driving at p, and at f, a short roll on (ROLL_KM at most, the odometer no more than a road's
-   * length), after a silence the way at those speeds takes a small part of (--min-stop left): the
-   * unit came to rest at f's place and stood there; f's speed is the noise of a parked fix.
+   * length), after a silence the way at p's speed takes a small part of (--min-stop left): the
+   * unit came to rest at f's place and stood there; f's speed is the noise of a parked fix. So the
+   * roll went at p's speed (or slower, as it came to rest), not at f's: a unit crawling at p whose
+   * way to f takes the silence at p's speed drove it, however fast f says it drives now.
    */
   protected rolledToRest(p: Fix, f: Fix): boolean {
     if (!p.going || !f.going || f.t - p.t < this.params.minStopDurationS) return false;
     const straight = distKm(p, f);
     if (straight > ROLL_KM) return false;
     const odo = odometerKm(p.r, f.r, straight);
-    return (odo === undefined || odo <= straight * ROAD_DETOUR + this.radiusKm) && this.stoodAStop(p, f);
+    if (odo !== undefined && odo > straight * ROAD_DETOUR + this.radiusKm) return false;
+    return f.t - p.t - (segmentKm(p, f) * 3600) / p.speed + STAND_SLACK_S >= this.params.minStopDurationS;
   }
 
   /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */

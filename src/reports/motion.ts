@@ -49,13 +49,23 @@
  * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
-import { distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, type Fix } from './fix.js';
+import { distKm, fartherThan, fixOf, jumpToNextOnly, leaving, outlierReason, speedOf, type Fix } from './fix.js';
 import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
 import { ROLL_KM, SilenceRules } from './motion-silence.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
+
+/** A fix that reads a speed under the threshold, not zero: the noise of a parked fix, or slow traffic. */
+const creeps = (f: Fix): boolean => !f.going && f.speed > 0;
+
+/**
+ * Whether a, creeping, crawled on to b at the speed it reads: b lies as far on as that speed goes
+ * (leaving) and no more than twice as far. A parked fix's noisy speed goes nowhere, and a unit
+ * that drove off after it is much farther.
+ */
+const crawledOn = (a: Fix, b: Fix): boolean => creeps(a) && leaving(a, b) && distKm(a, b) <= (2 * a.speed * Math.max(0, b.t - a.t)) / 3600;
 
 /**
  * The segmentation state machine of one unit. push() takes reports in date order and
@@ -157,6 +167,8 @@ export class MotionTracker extends SilenceRules {
       this.step(held, out);
       this.ending = false;
     }
+    // a stop since the silence waited for a fix after its first: none came, so it stands
+    if (this.run && this.restPending()) this.arrive(out);
     const place = this.place;
     if (place) {
       if (place.confirmed) this.emitStop(place, out);
@@ -193,6 +205,17 @@ export class MotionTracker extends SilenceRules {
     const run = this.run as Move;
     const c = this.candidate;
     const first = c[0];
+    const rest = this.restFrom;
+    if (rest && this.restPending()) {
+      // its first fix after the silence crawled on to f at the speed it reads: no report shows the unit at rest, it moved across
+      if (crawledOn(first as Fix, f)) {
+        this.tellSilence(rest, first as Fix, `driving before it, and crawling after it (the next fix as far on as its speed of ${(first as Fix).speed} km/h goes): no report shows it at rest, the move went on across it`);
+        this.restFrom = undefined;
+      } else {
+        this.arrive(out);
+        return this.step(f, out);
+      }
+    }
     const p = c[c.length - 1] ?? run.last;
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
@@ -209,7 +232,8 @@ export class MotionTracker extends SilenceRules {
       this.candidate = [f];
       this.restFrom = p;
       // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      if (rolled || this.stoodAStop(p, f)) this.arrive(out);
+      // (when f creeps, once the next fix says it is no crawl: restPending)
+      if (rolled || (this.stoodAStop(p, f) && !this.restPending())) this.arrive(out);
       return;
     }
     if (away) {
@@ -227,6 +251,16 @@ export class MotionTracker extends SilenceRules {
     if (c.length >= MAX_HELD) run.add(c.shift() as Fix);
     c.push(f);
     if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
+  }
+
+  /**
+   * Whether the stop since restFrom (a unit driving into a silence, then at rest near its first
+   * fix after it) waits for the next fix: that first fix creeps, and only the next one tells
+   * parked noise (a stop since restFrom) from slow traffic (crawledOn: the move went on).
+   */
+  private restPending(): boolean {
+    const c = this.candidate;
+    return this.restFrom?.going === true && c.length === 1 && creeps(c[0] as Fix);
   }
 
   /**

@@ -239,3 +239,55 @@ test('motion_state stopped, silent 20 minutes, then motion_state stopped 8 km on
   assert.deepEqual((await collect(trips(far.reports))).map((x) => [x.start, x.end]).slice(1), [[stopped2, there2]]);
   assert.equal((await collect(stops(far.reports))).length, 2, 'parked before and after only');
 });
+
+test('crawling in slow traffic (6.5 km/h, a report every 5 minutes), silent 352 s and 730 m on at 55 km/h: it drove the way, no stand in the silence, one trip', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const start = setOff(u, 2);
+  u.drive(2.7, 6.5, 300); // its last report 540 m short of where the drive ends
+  u.t += 52;
+  u.lng += 0.19 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 0.19; // 730 m from its last report in 352 s: at 6.5 km/h the way takes 404 s
+  u.drive(5, 55, 300);
+  const end = u.t;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[start, end]], 'one trip: the roll at 55 km/h would have left a stand, the way at the speed it crawled leaves none');
+  assert.equal((await collect(stops(u.reports))).length, 2, 'parked before and after only');
+});
+
+test('driving, silent 50 minutes and 8 km on, then crawling at 3.4 km/h: no report shows it at rest, one trip across the silence; a parked fix reading 0.4 km/h there is a stop', async () => {
+  const build = (after: (u: Track) => void): { u: Track; start: number; lastDriving: number; there: number } => {
+    const u = new Track({ odometer: 2000 }).park(1800, 600);
+    const start = setOff(u, 10);
+    const lastDriving = u.t - 30;
+    u.t += 50 * 60;
+    u.lng += 8 / kmPerDegLng(u.lat);
+    u.odometer = (u.odometer ?? 0) + 8.05; // the road about the straight line: it may have stood anywhere on the way
+    const there = u.t;
+    after(u);
+    return { u, start, lastDriving, there };
+  };
+  // crawling from its first fix on, as far on at each report as 3.4 km/h goes, then on at 30 km/h
+  const crawl = build((u) => {
+    u.drive(1.5, 3.4, 45);
+    u.drive(3, 30, 45);
+  });
+  const end = crawl.u.t;
+  crawl.u.park(1800, 600);
+  const t = await collect(trips(crawl.u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[crawl.start, end]], 'one trip through the silence');
+  near(t[0]?.distanceKm ?? 0, 1 / 3 + 10 + 8.05 + 1.5 + 3, 0.01, 'the odometer over the silence, and the crawl');
+  assert.equal((await collect(stops(crawl.u.reports))).length, 2, 'parked before and after only');
+  // parked there, its fix reading the noise of 0.4 km/h: it stood from its last report before the silence
+  const parked = build((u) => u.park(1800, 600, { spikes: [0.4, 0] }));
+  assert.deepEqual((await collect(stops(parked.u.reports))).map((x) => [x.arrival, x.departure]).slice(1), [[parked.lastDriving, null]]);
+  // the same fix, then silent 95 minutes and 20 km away: a stop from its last drive report to that fix
+  const left = build((u) => {
+    u.emit({ speed: 0.4 });
+    u.t += 95 * 60;
+    u.lng += 15 / kmPerDegLng(u.lat);
+    u.odometer = (u.odometer ?? 0) + 20;
+    u.park(1800, 600);
+  });
+  assert.deepEqual((await collect(stops(left.u.reports))).map((x) => [x.arrival, x.departure]).slice(1, 2), [[left.lastDriving, left.there]]);
+});
