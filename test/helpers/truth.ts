@@ -29,11 +29,14 @@ function week(day: string): Week {
   return { label: day, clockMs, from, to, window: ['--from', String(from), '--to', String(to)], historyFrom: clockMs / 1000 - 7 * 86400 };
 }
 
+/** TRUTH_SEED: another demo fleet (the default seed's is what the suite checks). */
+const SEED = Number(process.env.TRUTH_SEED ?? 1);
+
 export const WEEKS: Week[] = (process.env.TRUTH_CLOCKS ? process.env.TRUTH_CLOCKS.split(',') : CLOCKS).map((d) => week(d.trim()));
 
 /** A harness at the week's clock, every device's did, and its truth over the week (GET /_sandbox/truth/<did>). */
 export async function truthHarness<T>(w: Week): Promise<{ h: Harness; vehicles: number[]; truths: Map<number, T> }> {
-  const h = await startHarness({ now: () => w.clockMs, sessionTtl: 30 * 86400 });
+  const h = await startHarness({ now: () => w.clockMs, sessionTtl: 30 * 86400, seed: SEED });
   const vehicles = (await h.json<Array<{ did: number }>>(['devices', 'list'])).map((d) => d.did);
   const truths = new Map<number, T>();
   for (const did of vehicles) {
