@@ -270,15 +270,27 @@ export abstract class SilenceRules extends MotionCore {
       const left = place.cameAtKmh > 0 && this.isHalt(f) ? Math.round(f.t - (segmentKm(place.last, f) * 3600) / place.cameAtKmh) : 0;
       const from = left > place.last.t ? fixAt(place.last, left) : place.last;
       if (!place.confirmed && from.t - place.arrival.t + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
+      const creeps = !f.going && f.speed > 0 && !this.ending;
       this.tellSilence(place.last, f, from !== place.last
         ? `motion_state stopped on both sides: it stood here until about ${from.t} (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
-        : 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
+        : creeps
+          ? `at rest before it and creeping after it (${f.speed} km/h): it drove in the silence from the last report before it, on into slow traffic or to a stop there, as the fixes after it tell`
+          : 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
       place.departure = from;
       if (place.confirmed) this.left = place;
       const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
-      run.add(f);
+      // a departure dated inside the silence is an estimate: no report shows any of the move, which the whole silence bounds
+      if (from !== place.last) run.silence = f.t - place.last.t;
       this.run = run;
       this.runPartial = false;
+      if (creeps) {
+        // f creeps (a speed under the threshold, not zero): slow traffic the unit drove into, or a parked fix's noise;
+        // the fixes after it tell, as those of a move do (a stop at its place once they stay there --min-stop)
+        this.candidate = [f];
+        this.place = undefined;
+        return;
+      }
+      run.add(f);
       this.candidate = [];
       // the last fix of the stream, alone elsewhere: whether the unit arrived there or the fix jumped is not decided
       this.endMove(undefined, this.ending, out);

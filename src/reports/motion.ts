@@ -174,13 +174,15 @@ export class MotionTracker extends SilenceRules {
       if (place.confirmed) this.emitStop(place, out);
       else this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
     } else if (this.run) {
-      // Still moving, or halted for less than --min-stop: the move ends at its arrival, if it had one.
+      // Still moving, or halted for less than --min-stop: the move ends at its arrival, if it had one. Cut by the
+      // end of the reports, unless the tracker said 'stopped' and a fix after that still shows it there: the move ended.
       const c = this.candidate;
       const rest = this.arrivalIndex(c);
       const k = rest >= 0 ? rest : c.length - 1;
+      const halt = this.haltIndex(c.length);
       for (let i = 0; i <= k; i++) this.run.add(c[i] as Fix);
       this.candidate = [];
-      this.endMove(undefined, true, out);
+      this.endMove(undefined, !(halt >= 0 && halt < c.length - 1), out);
     }
     this.place = undefined;
     return out;
@@ -220,7 +222,8 @@ export class MotionTracker extends SilenceRules {
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
     // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
-    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
+    // (not when f says 'stopped' again: the tracker says that only after it moved, so it drove between the two)
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM) && !this.isHalt(f))) {
       this.haltedThenMoved(halt, f, out);
       return;
     }
@@ -232,8 +235,9 @@ export class MotionTracker extends SilenceRules {
       this.candidate = [f];
       this.restFrom = p;
       // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      // (when f creeps, once the next fix says it is no crawl: restPending)
-      if (rolled || (this.stoodAStop(p, f) && !this.restPending())) this.arrive(out);
+      // (when f creeps, once the next fix says it is no crawl: restPending); at rest at p and at its place at f
+      // (the candidate's first fix, still driving, was what lay beyond the radius): a stop since p
+      if (rolled || (this.stoodAStop(p, f) && !this.restPending()) || (!p.going && !fartherThan(p, f, this.radiusKm))) this.arrive(out);
       return;
     }
     if (away) {

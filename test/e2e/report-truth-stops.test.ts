@@ -17,7 +17,8 @@
  *   read as one trip, and are expected as one. A trip across a silence over --max-gap (1 h) in
  *   which the unit moved is marked inferred, and only such a trip is. Not expected: a trip
  *   under both trip minimums (--min-trip-distance 0.5 km and --min-trip-duration 5 min: a short
- *   move), one after which the unit never reports again (its end is the end of the reports), and one
+ *   move), one after which the unit never reports again (its end is the end of the reports; so too
+ *   when it ended in a silence that goes on past the end of the 7 days), and one
  *   before which it never reported (its start is the start of the reports: a partial trip).
  * - Stops: every stop with a report dated in it (not a jump), and every stop of 5 minutes or more
  *   whose arrival a report marks and whose departure the next report after it bounds (its
@@ -104,7 +105,9 @@ function expectedTrips(t: Truth, week: Week): TruthTrip[] {
   if (cur) out.push(cur);
   return out.filter((x) =>
     inside(week, x.start, x.end) && (x.reports >= 2 || x.distanceKm >= 1) && (x.distanceKm >= 0.5 || x.end - x.start >= 300) &&
-    x.startAround[0] !== null && !t.stops.some((s) => s.arrival === x.end && s.departure === null && s.reports === 0));
+    x.startAround[0] !== null && !t.stops.some((s) => s.arrival === x.end && s.departure === null && s.reports === 0) &&
+    // its end inside a silence that goes on past the window: no report in the window shows where it ended (the end of the reports)
+    !(x.endAround[0] !== x.end && (x.endAround[1] === null || x.endAround[1] > week.to)));
 }
 
 // Seven days of the whole fleet, several times over: minutes on a loaded machine (the bound only catches a hang).

@@ -1,0 +1,107 @@
+// The tracker's 'stopped' word, a parked report and a creeping first fix around silences, and the
+// end of the reports after a 'stopped' report. Hand-built units whose answers are known by
+// construction (the fixture knows where it drove, stood and fell silent).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stops } from '../../src/reports/stops.js';
+import { trips } from '../../src/reports/trips.js';
+import { collect, kmPerDegLng, Track } from './report-fixture.js';
+
+/** The tracker says it sets off (speed 0), then drives `km` east at `kmh`, a report every `every` s. */
+function setOff(u: Track, km: number, kmh = 40, every = 30): number {
+  const at = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += every;
+  u.drive(km, kmh, every);
+  return at;
+}
+
+/** The tracker says it stopped here (speed 0). */
+function halt(u: Track): number {
+  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
+  return u.t;
+}
+
+/** Silent `s` seconds, in which it goes `km` east (the odometer counting `odoKm`). */
+function away(u: Track, s: number, km: number, odoKm = km): void {
+  u.t += s;
+  u.lng += km / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + odoKm;
+}
+
+test('stopped 98 m past its last drive report, one parked report 392 s later, then silent over --max-gap and 20 km away: a stop from the stopped report, an inferred trip in the silence', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10, 88, 4); // a report every 98 m: the last one before it stopped lies within the stop radius of it
+  const stopped = halt(u);
+  away(u, 392, 0.005, 0); // 5 m on: beyond the radius of the last drive report
+  const parked = u.t;
+  u.emit();
+  away(u, 3647, 20, 21);
+  const there = u.t;
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, parked], [there, null]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.end, x.inferred]), [[stopped, false], [there, true]]);
+});
+
+test('motion_state stopped, silent half an hour, then motion_state stopped again 700 m on: it drove between the two (a trip), not a roll to one stop', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 6, 30, 200);
+  const first = halt(u);
+  away(u, 1938, 0.7);
+  const second = halt(u);
+  u.t += 600;
+  u.park(3600, 600);
+  const s = await collect(stops(u.reports));
+  assert.equal(s.length, 3, 'parked, at the first stopped report, at the second');
+  assert.equal(s[1]?.arrival, first);
+  assert.equal(s[2]?.arrival, second);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => x.end), [first, second]);
+});
+
+test('motion_state moving, silent 6 minutes, then 3.8 km on creeping through slow traffic to a stop: one trip, not two', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const moving = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  away(u, 357, 3.8);
+  u.drive(2.5, 3.9, 300);
+  const stopped = halt(u);
+  u.t += 600;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[moving, stopped, false]]);
+});
+
+test('the reports end 70 s after motion_state stopped, at its place: the trip ended there, not cut by the end of the reports', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 6, 45, 45);
+  const stopped = halt(u);
+  u.t += 70;
+  u.emit();
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.end, x.partial]), [[stopped, false]]);
+  // with no 'stopped' report the end of the reports cuts it
+  const v = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(v, 6, 45, 45);
+  v.emit();
+  v.t += 70;
+  v.emit();
+  assert.deepEqual((await collect(trips(v.reports))).map((x) => x.partial), [true]);
+});
+
+test('motion_state stopped on both sides of a silence over --max-gap: the trip dated inside it is inferred', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10, 50, 60);
+  const first = halt(u);
+  away(u, 6087, 12.7);
+  const second = halt(u);
+  u.t += 600;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.equal(t.length, 2);
+  assert.equal(t[0]?.end, first);
+  assert.deepEqual([t[1]?.end, t[1]?.inferred], [second, true]);
+  assert.ok((t[1]?.start ?? 0) > first && (t[1]?.start ?? 0) < second, 'a departure dated inside the silence');
+});
