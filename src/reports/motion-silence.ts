@@ -15,14 +15,16 @@
  *   'moving' report; with no fix there but that report, the move ends at it and the next
  *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
  *   least minStopDurationS after which the unit is elsewhere (beyond ROLL_KM, however straight
- *   the odometer), ends the move at the 'stopped' report: the unit stood there (a stop when a
- *   later fix shows it there) and drove in the silence; 'stopped' on both sides, it stood until
- *   the way at the speed it came at ends at the second (a departure dated inside the silence).
+ *   the odometer, or saying 'stopped' again, however near), ends the move at the 'stopped'
+ *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
+ *   silence; 'stopped' on both sides, it stood until the way at the speed it came at ends at the
+ *   second (a departure dated inside the silence; over maxGapS, the trip is inferred). The
+ *   reports ending after a 'stopped' report and a fix still there: the trip ended, not cut.
  * - Every silence after which the unit is elsewhere (beyond stopRadiusM) is explained, whatever
  *   its length, by what could have happened in it: the way between the reports around it (the
  *   odometer's or the straight line) against its length. At rest before it and not driving
  *   after it: it drove in the silence, a trip from the last report before it to the first after
- *   it. At rest before it and driving after it: the way at the speed it drives takes part of the
+ *   it (creeping there, a speed under the threshold, the fixes after it tell where it ends). At rest before it and driving after it: the way at the speed it drives takes part of the
  *   silence; when the rest leaves --min-stop, it stood where it was until it set off in the
  *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
  *   stop until that fix, even with a single report there), else it left at its last report. A
