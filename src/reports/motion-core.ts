@@ -89,7 +89,7 @@ export abstract class MotionCore {
     const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
     if (rest) run.hop(c[0] as Fix);
     else {
-      for (let i = 0; i <= k; i++) run.add(c[i] as Fix);
+      for (let i = 0; i <= k; i++) run.add(c[i] as Fix, i === k);
       // still driving at its arrival fix (the next one covers far less than its speed says): it rolled on to the next one's place
       const next = c[k + 1];
       if (next && (c[k] as Fix).going) run.hop(next);

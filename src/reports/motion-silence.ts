@@ -11,21 +11,24 @@
  *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
  *   before the unit's fixes at its place says it stood there: a stop from the last report
  *   before the silence (when it rested all along, or drove there and stood: the odometer a
- *   road's length, the way at its speed leaving --min-stop) or from its first fix there, until the
- *   'moving' report; with no fix there but that report, the move ends at it and the next
- *   begins there. A 'stopped' report whose followers stay at its place, then a silence of at
- *   least minStopDurationS after which the unit is elsewhere (beyond ROLL_KM, however straight
- *   the odometer, or saying 'stopped' again, however near), ends the move at the 'stopped'
- *   report: the unit stood there (a stop when a later fix shows it there) and drove in the
- *   silence; 'stopped' on both sides, it stood until the way at the speed it came at ends at the
- *   second (a departure dated inside the silence; over maxGapS, the trip is inferred). The
- *   reports ending after a 'stopped' report and a fix still there: the trip ended, not cut.
+ *   road's length, the way at its speed leaving --min-stop; not when its first fix there is its
+ *   'stopped' report: it arrived then) or from its first fix there, until the 'moving' report;
+ *   crawling there (slow traffic, no fix at rest), then silent for minStopDurationS or more
+ *   before that report: a stop from its last fix before the silence; with no fix there but that
+ *   report, the move ends at it and the next begins there. A 'stopped' report whose followers
+ *   stay at its place, then a silence of at least minStopDurationS after which the unit is
+ *   elsewhere (beyond ROLL_KM, however straight the odometer, or saying 'stopped' again, however
+ *   near), ends the move at the 'stopped' report: the unit stood there (a stop when a later fix
+ *   shows it there) and drove in the silence; 'stopped' on both sides, it stood until the way at
+ *   the speed it came at ends at the second (a departure dated inside the silence; over
+ *   maxGapS, the trip is inferred). The reports ending after a 'stopped' report, its followers
+ *   still there: the trip ended there, not cut.
  * - Every silence after which the unit is elsewhere (beyond stopRadiusM) is explained, whatever
  *   its length, by what could have happened in it: the way between the reports around it (the
  *   odometer's or the straight line) against its length. At rest before it and not driving
  *   after it: it drove in the silence, a trip from the last report before it to the first after
- *   it (creeping there, a speed under the threshold, the fixes after it tell where it ends). At rest before it and driving after it: the way at the speed it drives takes part of the
- *   silence; when the rest leaves --min-stop, it stood where it was until it set off in the
+ *   it (creeping there, a speed under the threshold, the fixes after it tell where it ends). At
+ *   rest before it and driving after it: the way at the speed it drives takes part of the silence; when the rest leaves --min-stop, it stood where it was until it set off in the
  *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
  *   stop until that fix, even with a single report there), else it left at its last report. A
  *   first fix creeping in slow traffic (a speed under the threshold, not zero) is driving here
@@ -181,7 +184,9 @@ export abstract class SilenceRules extends MotionCore {
    * A 'moving' report f during a move: the tracker says the unit had stopped (its 'stopped'
    * report was lost in a silence). When a silence of at least --min-stop comes before the unit's
    * fixes at f's place, it stood there: a stop from the last report before the silence (when it
-   * rested all along) or from its first fix there, until f. With no fix there but f, the move
+   * rested all along, its first fix there not its 'stopped' report) or from its first fix there,
+   * until f; when one comes right before f after fixes there that crawled on (none at rest, no
+   * 'stopped'), a stop from the last of them. With no fix there but f, the move
    * ends at f and the next one starts there. Returns false when no such silence came before.
    */
   protected setOffAfterSilence(f: Fix, out: Segment[]): boolean {
@@ -189,16 +194,27 @@ export abstract class SilenceRules extends MotionCore {
     const run = this.run as Move;
     let k = c.length;
     while (k > 0 && !fartherThan(c[k - 1] as Fix, f, this.radiusKm)) k--;
-    const q = k > 0 ? (c[k - 1] as Fix) : run.last;
-    const s = c[k] ?? f;
-    if (s.t - q.t < this.params.minStopDurationS) return false;
+    let q = k > 0 ? (c[k - 1] as Fix) : run.last;
+    let s = c[k] ?? f;
+    if (s.t - q.t < this.params.minStopDurationS) {
+      // No silence before its fixes here, but one right before f after a fix still on the move (it crawled here in
+      // slow traffic: no fix shows it at rest, so no arrival in the candidate), and it stood through that silence.
+      const last = c[c.length - 1];
+      if (!last || !(last.speed > 0) || f.t - last.t < this.params.minStopDurationS) return false;
+      if (this.haltIndex(c.length) >= 0 || this.arrivalIndex(c.slice(k)) >= 0) return false;
+      if (!(this.restedBefore(last, f) || this.droveThenStood(last, f))) return false;
+      k = c.length;
+      q = last;
+      s = f;
+    }
     const halt = this.haltIndex(k);
     // it said 'stopped' and stayed, and is far on after the silence: it stood at the halt, however straight the odometer
     if (s === f && halt >= 0 && fartherThan(q, f, ROLL_KM)) {
       this.haltedThenMoved(halt, f, out);
       return true;
     }
-    const rested = this.restedBefore(q, s) || this.droveThenStood(q, s);
+    // its first fix here is the tracker's own 'stopped' report: it arrived then (the move went on across the silence)
+    const rested = !this.isHalt(s) && (this.restedBefore(q, s) || this.droveThenStood(q, s));
     if (rested || s !== f) {
       for (let i = 0; i < k; i++) run.add(c[i] as Fix);
       this.candidate = [...c.slice(k), f];

@@ -38,7 +38,8 @@
  * - Silences (a logger asleep at rest, the tracker's motion_state word across a silence, every
  *   silence after which the unit is elsewhere): motion-silence.ts.
  * - The stream's edges cut: what began before the first fix or goes on after the last is
- *   partial (a lone last fix elsewhere too: whether it is a jump is not decided), an edge stop
+ *   partial (a lone last fix elsewhere too: whether it is a jump is not decided; not a move that
+ *   ended at the tracker's 'stopped' report, its followers still there), an edge stop
  *   shorter than minStopDurationS is no stop, and a last fix farther from the one before than
  *   their odometers count (by more than the stop radius) is left out: a move the odometer says
  *   did not happen.
@@ -174,15 +175,15 @@ export class MotionTracker extends SilenceRules {
       if (place.confirmed) this.emitStop(place, out);
       else this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
     } else if (this.run) {
-      // Still moving, or halted for less than --min-stop: the move ends at its arrival, if it had one. Cut by the
-      // end of the reports, unless the tracker said 'stopped' and a fix after that still shows it there: the move ended.
+      // Still moving, or halted for less than --min-stop: the move ends at its arrival, if it had one, cut by the end
+      // of the reports; at the tracker's own 'stopped' report, its followers still there, it ends whole (it ended there).
       const c = this.candidate;
-      const rest = this.arrivalIndex(c);
-      const k = rest >= 0 ? rest : c.length - 1;
       const halt = this.haltIndex(c.length);
+      const rest = this.arrivalIndex(c);
+      const k = halt >= 0 ? halt : rest >= 0 ? rest : c.length - 1;
       for (let i = 0; i <= k; i++) this.run.add(c[i] as Fix);
       this.candidate = [];
-      this.endMove(undefined, !(halt >= 0 && halt < c.length - 1), out);
+      this.endMove(undefined, halt < 0, out);
     }
     this.place = undefined;
     return out;

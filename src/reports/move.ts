@@ -14,12 +14,16 @@ export const JITTER_RADII = 3;
  * When the way from a to f (km) was driven, within the time between them: a unit driving at a
  * and not at f (into a silence it is found at rest after) drove it first, at the mean of the
  * two speeds (it slowed down), then stood; one not driving at a and driving at f set off late,
- * at f's speed; else any time between (by time). So a silence over midnight gives its way to
- * the day it was driven on, as the motion tracker's silence rules read it (motion-silence.ts).
+ * at f's speed; else any time between (by time). An f the move arrived at its stop by (`atRest`:
+ * the stop's arrival, motion-core.ts) is not driving here, whatever speed it reads (a parked fix's
+ * noise). So a silence over midnight gives its way to the day it was driven on, as the motion
+ * tracker's silence rules read it (motion-silence.ts).
  */
-function drivenIn(a: Fix, f: Fix, km: number): [number, number] {
-  if (a.going && !f.going && a.speed + f.speed > 0) return [a.t, Math.min(f.t, a.t + (km * 3600 * 2) / (a.speed + f.speed))];
-  if (!a.going && f.going && f.speed > 0) return [Math.max(a.t, f.t - (km * 3600) / f.speed), f.t];
+function drivenIn(a: Fix, f: Fix, km: number, atRest: boolean): [number, number] {
+  const going = f.going && !atRest;
+  const kmh = going || !f.going ? f.speed : 0;
+  if (a.going && !going && a.speed + kmh > 0) return [a.t, Math.min(f.t, a.t + (km * 3600 * 2) / (a.speed + kmh))];
+  if (!a.going && going && f.speed > 0) return [Math.max(a.t, f.t - (km * 3600) / f.speed), f.t];
   return [a.t, f.t];
 }
 
@@ -72,8 +76,8 @@ export class Move {
     return p;
   }
 
-  /** Adds the way from this.last to f. */
-  add(f: Fix): void {
+  /** Adds the way from this.last to f; `atRest`: f is the arrival of the stop the move ends at (drivenIn). */
+  add(f: Fix, atRest = false): void {
     const a = this.last;
     if (f === a) return;
     const t0 = a.t;
@@ -108,7 +112,7 @@ export class Move {
       endPart.distanceKm += km;
       return;
     }
-    const [d0, d1] = drivenIn(a, f, km);
+    const [d0, d1] = drivenIn(a, f, km, atRest);
     if (d1 <= d0) this.partOf(clock.dayOf(d0)).distanceKm += km;
     for (let t = t0; t < t1; ) {
       const day = clock.dayOf(t);

@@ -1,0 +1,95 @@
+// Where a trip ends and a stop begins when a silence or the end of the reports hides the
+// arrival: the tracker's own 'stopped' word, a crawl into a stand, a parked fix's noisy speed.
+// Hand-built units whose answers are known by construction.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { stops } from '../../src/reports/stops.js';
+import { summary } from '../../src/reports/summary.js';
+import { trips } from '../../src/reports/trips.js';
+import { collect, kmPerDegLng, T0, Track } from './report-fixture.js';
+
+const near = (actual: number, expected: number, tol: number, what: string) =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+
+/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
+function setOff(u: Track, km: number): number {
+  const at = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 30;
+  u.lng += 1 / 3 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 1 / 3;
+  u.drive(km, 40, 30);
+  return at;
+}
+
+/** The tracker says it stopped here (speed 0). */
+function halt(u: Track): number {
+  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
+  return u.t;
+}
+
+/** Moves east `km` (and the odometer `odoKm`) without a report. */
+function away(u: Track, km: number, odoKm = km): void {
+  u.lng += km / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + odoKm;
+}
+
+test('driving into a silence, then motion_state stopped elsewhere, a parked report and moving: the trip ends at the stopped report', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 10);
+  u.emit({ speed: 40 });
+  // silent 75 minutes, in which it drives 19 km by road (17 km as the crow flies) and says 'stopped' on arrival; the
+  // way at the speed it slowed down at leaves a stand in the silence (where it stood, no report says: not before it)
+  u.t += 75 * 60;
+  away(u, 17, 19);
+  const stopped = halt(u);
+  u.t += 150;
+  u.emit();
+  u.t += 800;
+  const moving = setOff(u, 5);
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, stopped, false], [moving, u.t - 1800, false]]);
+  near(t[0]?.distanceKm ?? 0, 10 + 1 / 3 + 19, 0.01, 'the odometer over the silence');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, moving], [u.t - 1800, null]], 'it stood from its stopped report, not from before the silence');
+});
+
+test('crawling in slow traffic, then a silence and motion_state moving a few metres on: it stood from its last crawl report', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 5);
+  u.drive(0.3, 3.9, 45); // slow traffic under the speed threshold, a report every 45 s, 50 m apart
+  const lastCrawl = u.t - 45;
+  u.gap(40 * 60); // it crawled its last 50 m and stood, silent
+  const moving = setOff(u, 8);
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, lastCrawl, false], [moving, u.t - 1800, false]], 'two trips, not one through the stand');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[lastCrawl, moving], [u.t - 1800, null]]);
+});
+
+test('motion_state stopped, then one report there and the end of the reports: the trip ended whole, not cut', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 10);
+  const stopped = halt(u);
+  u.t += 120; // under --min-stop: no stop, but the tracker said it stopped
+  u.emit();
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, stopped, false]]);
+});
+
+test('driving into a silence over midnight, its first fix at rest reads a parked fix\'s noisy speed: the way goes to the day it was driven on', async () => {
+  const u = new Track({ t: T0 + 16 * 3600, odometer: 2000 }).park(1800, 600); // 22:00 UTC
+  setOff(u, 10);
+  u.emit({ speed: 40 }); // 22:46, driving
+  away(u, 4); // 4 km on, where it parks at once; silent until 08:00
+  u.gap(9 * 3600);
+  u.emit({ speed: 10.9, lat: u.lat + 0.05 / 111.2 }); // a parked fix 50 m off, reading a driving speed
+  u.t += 1200;
+  u.park(3600, 1200);
+  const days = await collect(summary(u.reports, 'UTC'));
+  assert.equal(days.length, 2);
+  near(days[0]?.distanceKm ?? 0, 10 + 1 / 3 + 4, 0.02, 'the day it drove the 4 km on');
+  near(days[1]?.distanceKm ?? 0, 0, 0.1, 'the next day, parked (the noisy fix\'s 50 m at most)');
+});
