@@ -13,7 +13,8 @@ export const JITTER_RADII = 3;
 /**
  * When the way from a to f (km) was driven, within the time between them: a unit driving at a
  * and not at f (into a silence it is found at rest after) drove it first, at the mean of the
- * two speeds (it slowed down), then stood; one not driving at a and driving at f set off late,
+ * two speeds (it slowed down), then stood (set off by its 'moving' report, neither reading a
+ * speed: all at a, no report says how long it took); one not driving at a and driving at f set off late,
  * at f's speed; else any time between (by time). An f the move arrived at its stop by (`atRest`:
  * the stop's arrival, motion-core.ts) is not driving here, whatever speed it reads (a parked fix's
  * noise). So a silence over midnight gives its way to the day it was driven on, as the motion
@@ -23,6 +24,8 @@ function drivenIn(a: Fix, f: Fix, km: number, atRest: boolean): [number, number]
   const going = f.going && !atRest;
   const kmh = going || !f.going ? f.speed : 0;
   if (a.going && !going && a.speed + kmh > 0) return [a.t, Math.min(f.t, a.t + (km * 3600 * 2) / (a.speed + kmh))];
+  // set off at a by the tracker's own word (no speed) and not driving at f: it drove at once, at no speed a report gives
+  if (a.going && !going) return [a.t, a.t];
   if (!a.going && going && f.speed > 0) return [Math.max(a.t, f.t - (km * 3600) / f.speed), f.t];
   return [a.t, f.t];
 }

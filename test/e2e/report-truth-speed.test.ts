@@ -11,7 +11,10 @@
  * What no report can reveal is not asked: the truth lists only trips within the unit's history,
  * so one it began before its history or ended after it (a unit that stopped reporting) is
  * compared neither in kilometres nor in speeding; and a day at whose edge the unit drove a whole
- * trip in a silence is not compared: which side of midnight that trip fell on, no report tells.
+ * trip in a silence is not compared: which side of midnight that trip fell on, no report tells;
+ * nor one at whose edge it stood unseen in a silence it drove into and out of (how the way splits
+ * around the stand, no report tells), nor one on which it was driving at its last report (the way
+ * after it, none shows). An episode already on at the unit's first report may be partial.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,7 +23,7 @@ import { truthHarness, WEEKS } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
 interface TruthTrip { start: number; end: number; distanceKm: number; maxSpeed: number; reports: number; inSilence: boolean; short: boolean; startAround: Around; endAround: Around }
-interface TruthStop { arrival: number; departure: number | null; lat: number; lng: number; reports: number }
+interface TruthStop { arrival: number; departure: number | null; lat: number; lng: number; reports: number; arrivalAround: Around; departureAround: Around | null }
 interface TruthOverspeed { start: number; end: number; maxSpeed: number; reports: number; firstReport: number | null; lastReport: number | null; maxReported: number | null }
 interface Truth { interval: { driving: number | null; parked: number }; trips: TruthTrip[]; stops: TruthStop[]; gaps: Array<{ from: number; to: number }>; overspeed: TruthOverspeed[] }
 interface DaySummary { did: number; day: string; distanceKm: number; odometerKm: number | null; trips: number }
@@ -49,6 +52,22 @@ const blind = (t: Truth, edge: number): boolean =>
   });
 
 
+
+/**
+ * Whether the unit stood unseen in a silence across `edge` that it drove into and out of (a stop no
+ * report is dated in, neither its arrival nor its departure reported): how the silence's way splits
+ * between the drive before the stand and the one after it, and so which side of midnight each part
+ * fell on, no report tells (the reports around the silence show only the whole way and its length).
+ */
+const unseenStand = (t: Truth, edge: number): boolean =>
+  t.stops.some((s) => {
+    const [a, b] = [s.arrivalAround?.[0] ?? null, s.departureAround?.[1] ?? null];
+    return s.reports === 0 && a !== null && b !== null && a !== s.arrival && s.departureAround?.[0] !== s.departure && a < edge && b >= edge;
+  });
+
+/** Whether the unit was on a trip at its last report in the week (none after it: it stopped reporting) on the day from `from`: the way after that report no report shows. */
+const unreported = (t: Truth, from: number): boolean =>
+  t.trips.some((x) => x.endAround[1] === null && x.endAround[0] !== x.end && x.start < from + 86400 && x.end > from);
 
 // Seven days of the whole fleet, several times over: minutes on a loaded machine (the bound only catches a hang).
 for (const week of WEEKS) {
@@ -80,6 +99,7 @@ for (const week of WEEKS) {
         // silent compared too few days (39 of 72 unit-days, the week to 2026-09-03), every one left out rightly but these.
         if (t.trips.some((x) => x.start < from + 86400 && x.end > from + 86400) || t.trips.some((x) => x.start < from && x.end > from)) continue;
         if (untold(t, HISTORY_FROM).some(([a, b]) => a < from + 86400 && b > from) || blind(t, from) || blind(t, from + 86400)) continue;
+        if (unseenStand(t, from) || unseenStand(t, from + 86400) || unreported(t, from)) continue;
         const want = trips.reduce((s, x) => s + x.distanceKm, 0);
         compared++;
         if (trips.length === 0) parked++;
@@ -103,7 +123,9 @@ for (const week of WEEKS) {
         const seen = t.overspeed.filter((x) => x.firstReport !== null && x.firstReport >= FROM && (x.lastReport as number) <= TO);
         want += seen.length;
         for (const w of seen) {
-          if (!mine.some((g) => g.start === w.firstReport && g.maxSpeed === w.maxReported && g.limit === 100 && !g.partial)) misses.push(`unit ${did}: episode from ${w.firstReport} (${w.maxReported} km/h)`);
+          // already on at the unit's first report (its trip began before it, unseen): partial, as the reports say, or not
+          const opening = w.start < (w.firstReport as number) && t.trips.some((x) => x.startAround[0] === null && x.start <= w.start && w.start < x.end);
+          if (!mine.some((g) => g.start === w.firstReport && g.maxSpeed === w.maxReported && g.limit === 100 && (!g.partial || opening))) misses.push(`unit ${did}: episode from ${w.firstReport} (${w.maxReported} km/h)`);
         }
         if (mine.length !== seen.length) misses.push(`unit ${did}: ${mine.length} episodes, truth ${seen.length}`);
       }

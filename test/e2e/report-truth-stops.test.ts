@@ -62,7 +62,9 @@ const shown = (t: Truth, s: TruthStop): boolean => {
   if (s.reports > 0 || s.arrivalAround[0] !== s.arrival || s.departure === null || s.departure - s.arrival < 300 || s.departureAround === null) return false;
   const next = t.trips.find((x) => x.start === s.departure);
   const after = s.departureAround[1];
-  return after !== null && next !== undefined && after <= next.end;
+  // The first fix on the next trip, not its end: with no report between its 'stopped' report and the next stop's, the
+  // silence holds both the stand and the whole drive, and only the speed it drove at, which no report gives, splits them.
+  return after !== null && next !== undefined && after < next.end;
 };
 const metres = (a: { lat: number; lng: number }, b: { lat: number; lng: number }): number =>
   Math.hypot((a.lat - b.lat) * 111_200, (a.lng - b.lng) * 111_200 * Math.cos((b.lat * Math.PI) / 180));

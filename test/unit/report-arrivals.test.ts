@@ -93,3 +93,15 @@ test('driving into a silence over midnight, its first fix at rest reads a parked
   near(days[0]?.distanceKm ?? 0, 10 + 1 / 3 + 4, 0.02, 'the day it drove the 4 km on');
   near(days[1]?.distanceKm ?? 0, 0, 0.1, 'the next day, parked (the noisy fix\'s 50 m at most)');
 });
+
+test('motion_state moving (no speed), then a silence over midnight and at rest kilometres on: the way goes to the day it set off on', async () => {
+  const u = new Track({ t: T0 + 16 * 3600, odometer: 2000 }).park(1800, 600); // 22:00 UTC
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 }); // 22:30: it sets off, and falls silent
+  u.gap(3 * 3600);
+  away(u, 10);
+  u.park(3600, 600); // 01:30, at rest 10 km on
+  const days = await collect(summary(u.reports, 'UTC'));
+  assert.equal(days.length, 2);
+  near(days[0]?.distanceKm ?? 0, 10, 0.02, 'the day it set off on');
+  near(days[1]?.distanceKm ?? 0, 0, 0.02, 'the next day, parked');
+});
