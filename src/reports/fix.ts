@@ -119,6 +119,16 @@ export function segmentKm(a: Fix, b: Fix): number {
  */
 export const leaving = (a: Fix, next: Fix): boolean => (a.going || a.speed > 0) && distKm(a, next) >= (0.5 * a.speed * Math.max(0, next.t - a.t)) / 3600;
 
+/** A fix that reads a speed under the threshold, not zero: the noise of a parked fix, or slow traffic. */
+export const creeps = (f: Fix): boolean => !f.going && f.speed > 0;
+
+/**
+ * Whether a, creeping, crawled on to b at the speed it reads: b lies as far on as that speed goes
+ * (leaving) and no more than twice as far. A parked fix's noisy speed goes nowhere, and a unit
+ * that drove off after it is much farther.
+ */
+export const crawledOn = (a: Fix, b: Fix): boolean => creeps(a) && leaving(a, b) && distKm(a, b) <= (2 * a.speed * Math.max(0, b.t - a.t)) / 3600;
+
 /** The reported speed, 0 when missing or not a positive number. */
 export const speedOf = (r: ReportPoint): number => {
   const s = r.properties.speed;

@@ -21,8 +21,11 @@
  *   near), ends the move at the 'stopped' report: the unit stood there (a stop when a later fix
  *   shows it there) and drove in the silence; 'stopped' on both sides, it stood until the way at
  *   the speed it came at ends at the second (a departure dated inside the silence; over
- *   maxGapS, the trip is inferred). The reports ending after a 'stopped' report, its followers
- *   still there: the trip ended there, not cut.
+ *   maxGapS, the trip is inferred); 'stopped' before it and driving after it, until the way at
+ *   the faster of the speed it came at and the speed after ends at the first fix after it, when
+ *   that leaves --min-stop (the same estimate, a first fix's speed being a moment's). The
+ *   reports ending after a 'stopped' report, its followers still there: the trip ended there,
+ *   not cut.
  * - Every silence after which the unit is elsewhere (beyond stopRadiusM) is explained, whatever
  *   its length, by what could have happened in it: the way between the reports around it (the
  *   odometer's or the straight line) against its length. At rest before it and not driving
@@ -30,7 +33,9 @@
  *   it (creeping there, a speed under the threshold, the fixes after it tell where it ends). At
  *   rest before it and driving after it: the way at the speed it drives takes part of the silence; when the rest leaves --min-stop, it stood where it was until it set off in the
  *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
- *   stop until that fix, even with a single report there), else it left at its last report. A
+ *   stop until that fix, even with a single report there), else it left at its last report; not
+ *   when its last report creeps on from the one before as far as its speed says (slow traffic,
+ *   no report at rest: the move goes on across it). A
  *   first fix creeping in slow traffic (a speed under the threshold, not zero) is driving here
  *   when the way at its speed leaves --min-stop of the silence.
  *   Moving before it: the move goes on across it (or it rested, above; not when its first fix
@@ -41,7 +46,7 @@
  *   crossed a silence longer than maxGapS in which the unit moved is inferred: no report shows
  *   that part of it, the reports around the silence bound it.
  */
-import { distKm, fartherThan, fixAt, leaving, segmentKm, type Fix } from './fix.js';
+import { crawledOn, distKm, fartherThan, fixAt, leaving, segmentKm, type Fix } from './fix.js';
 import { odometerKm } from './geo.js';
 import { Move } from './move.js';
 import { Place } from './place.js';
@@ -64,12 +69,16 @@ export abstract class SilenceRules extends MotionCore {
    * elsewhere: when the way from p to f at the speed f drives leaves --min-stop of the silence, the
    * unit came to rest at p's place and stood there until it set off in the silence (an
    * ignition-powered tracker whose first fix comes after it drove off). The stop begins at the
-   * candidate's arrival there; f then departs from it.
+   * candidate's arrival there; f then departs from it. Not when p creeps on from the fix before it
+   * as far as its speed says (crawledOn): slow traffic, no report shows the unit at rest before the
+   * silence, so the move goes on across it (as it does when the first fix after a silence crawls on).
    */
   protected cameToRest(p: Fix, f: Fix, out: Segment[]): boolean {
     if (p.going || f.t - p.t < this.params.minStopDurationS || !fartherThan(p, f, this.radiusKm)) return false;
     if (f.going ? !this.stoodAStop(p, f) : !this.creptOff(p, f)) return false;
     const c = this.candidate;
+    const before = c.length >= 2 ? (c[c.length - 2] as Fix) : (this.run as Move).last;
+    if (crawledOn(before, p)) return false;
     let k = c.length - 1;
     while (k > 0 && !fartherThan(c[k - 1] as Fix, p, this.radiusKm)) k--;
     const run = this.run as Move;
@@ -319,16 +328,38 @@ export abstract class SilenceRules extends MotionCore {
     // came late), unless the way to f at the speed it drives took the silence (it left at its last report).
     let drove = false;
     if (silent >= this.params.minStopDurationS) {
-      const stood = crept ? silent - (segmentKm(place.last, f) * 3600) / f.speed : this.stoodS(place.last, f);
+      // Said 'stopped' here (cameAtKmh), driving after the silence: the tracker's word that it stood; as when it says 'stopped'
+      // on both sides, it stood until the way at the speed it came at (or f's, when faster) ends at f: a departure dated in
+      // the silence (f's speed is a moment's: a first fix that reads a slow one may have come at the end of the way).
+      const kmh = place.cameAtKmh > 0 && f.going ? Math.max(place.cameAtKmh, f.speed) : 0;
+      const stood = crept ? silent - (segmentKm(place.last, f) * 3600) / f.speed : kmh > 0 ? silent - (segmentKm(place.last, f) * 3600) / kmh : this.stoodS(place.last, f);
       drove = stood + STAND_SLACK_S < this.params.minStopDurationS;
       if (!drove && !place.confirmed && place.last.t - place.arrival.t + stood + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
       this.tellSilence(place.last, f, drove
         ? `${f.going ? `driving after it, and the way at ${f.speed}` : `crawling across it, and the way at ${Math.max(place.last.speed, f.speed)}`} km/h takes most of it: the unit left at the last report before it`
-        : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
+        : kmh > 0
+          ? `motion_state stopped before it and driving after it: it stood here until about ${Math.round(f.t - silent + stood)} (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
+          : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
+      if (kmh > 0 && !drove) {
+        const from = fixAt(place.last, Math.round(f.t - silent + stood));
+        place.departure = from;
+        this.place = undefined;
+        if (place.confirmed) this.left = place;
+        const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm);
+        // a departure dated inside the silence is an estimate: no report shows any of the move, which the whole silence bounds
+        run.silence = silent;
+        this.run = run;
+        this.runPartial = false;
+        this.candidate = [f];
+        return;
+      }
     }
     // The tracker says it set off from here, having come after a silence long enough for a stop: it stood here.
     if (!place.confirmed && !place.edge && place.setOff && place.setOff !== place.first && place.setOff.t - place.since >= this.params.minStopDurationS) place.confirmed = true;
-    if (leaving(place.last, f)) place.leaving.push(place.last);
+    // Stood here through the silence: the fixes before it were not on their way out (it was still here after them), it set off in
+    // the silence; so the departure is never a fix before the silence, at or before the arrival (a stop of no length).
+    if (silent >= this.params.minStopDurationS && !drove) place.leaving.length = 0;
+    else if (leaving(place.last, f)) place.leaving.push(place.last);
     else place.leaving.length = 0;
     const on = place.leaving;
     const from = place.setOff ?? on[0] ?? ((f.going || crept) && !drove ? f : place.last);

@@ -28,7 +28,8 @@
  *   that follows. The departure is the unit's motion_state 'moving' report there, else the
  *   first of the trailing fixes that were already on their way out (moving and covering the
  *   ground their speed says), else the first fix outside when it is moving, else the last fix
- *   inside (the unit drove in the silence between).
+ *   inside (the unit drove in the silence between); after a silence it stood through, never a
+ *   fix before it (so never the arrival: no stop of no length).
  * - The move between two stops is a trip when it covers minTripDistanceKm or lasts
  *   minTripDurationS (as Traccar decides), otherwise a short move: not a trip, but its
  *   distance and driving time count in the summary. A move that ends at the stop it left and
@@ -50,23 +51,13 @@
  * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
-import { distKm, fartherThan, fixOf, jumpToNextOnly, leaving, outlierReason, speedOf, type Fix } from './fix.js';
+import { crawledOn, creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, type Fix } from './fix.js';
 import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
 import { ROLL_KM, SilenceRules } from './motion-silence.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
-
-/** A fix that reads a speed under the threshold, not zero: the noise of a parked fix, or slow traffic. */
-const creeps = (f: Fix): boolean => !f.going && f.speed > 0;
-
-/**
- * Whether a, creeping, crawled on to b at the speed it reads: b lies as far on as that speed goes
- * (leaving) and no more than twice as far. A parked fix's noisy speed goes nowhere, and a unit
- * that drove off after it is much farther.
- */
-const crawledOn = (a: Fix, b: Fix): boolean => creeps(a) && leaving(a, b) && distKm(a, b) <= (2 * a.speed * Math.max(0, b.t - a.t)) / 3600;
 
 /**
  * The segmentation state machine of one unit. push() takes reports in date order and

@@ -11,23 +11,33 @@ import type { DayPart, TripSegment } from './segments.js';
 export const JITTER_RADII = 3;
 
 /**
- * When the way from a to f (km) was driven, within the time between them: a unit driving at a
- * and not at f (into a silence it is found at rest after) drove it first, at the mean of the
- * two speeds (it slowed down), then stood (set off by its 'moving' report, neither reading a
- * speed: all at a, no report says how long it took); one not driving at a and driving at f set off late,
- * at f's speed; else any time between (by time). An f the move arrived at its stop by (`atRest`:
- * the stop's arrival, motion-core.ts) is not driving here, whatever speed it reads (a parked fix's
+ * When the way from a to f (km) was driven, within the time between them, as pieces [from, to,
+ * km]: a unit driving at a and not at f (into a silence it is found at rest after) drove it first,
+ * at the mean of the two speeds (it slowed down), then stood (at once when neither reads a speed:
+ * set off by its 'moving' report, no report says how long it took); one not driving at a and
+ * driving at f set off late, at f's speed; one driving on both sides of a silence whose way at
+ * their speeds takes less than it, drove on at a's speed, stood where no report shows, and drove
+ * on at f's, each for the same time (nothing tells which side of the silence the stand lay
+ * nearer); else any time between (by time). An f the move arrived at its stop by (`atRest`: the
+ * stop's arrival, motion-core.ts) is not driving here, whatever speed it reads (a parked fix's
  * noise). So a silence over midnight gives its way to the day it was driven on, as the motion
  * tracker's silence rules read it (motion-silence.ts).
  */
-function drivenIn(a: Fix, f: Fix, km: number, atRest: boolean): [number, number] {
+function drivenIn(a: Fix, f: Fix, km: number, atRest: boolean): Array<[number, number, number]> {
   const going = f.going && !atRest;
   const kmh = going || !f.going ? f.speed : 0;
-  if (a.going && !going && a.speed + kmh > 0) return [a.t, Math.min(f.t, a.t + (km * 3600 * 2) / (a.speed + kmh))];
+  if (a.going && !going && a.speed + kmh > 0) return [[a.t, Math.min(f.t, a.t + (km * 3600 * 2) / (a.speed + kmh)), km]];
   // set off at a by the tracker's own word (no speed) and not driving at f: it drove at once, at no speed a report gives
-  if (a.going && !going) return [a.t, a.t];
-  if (!a.going && going && f.speed > 0) return [Math.max(a.t, f.t - (km * 3600) / f.speed), f.t];
-  return [a.t, f.t];
+  if (a.going && !going) return [[a.t, a.t, km]];
+  if (!a.going && going && f.speed > 0) return [[Math.max(a.t, f.t - (km * 3600) / f.speed), f.t, km]];
+  if (a.going && going && a.speed > 0 && f.speed > 0) {
+    const each = (km * 3600) / (a.speed + f.speed);
+    if (2 * each < f.t - a.t) {
+      const before = (km * a.speed) / (a.speed + f.speed);
+      return [[a.t, a.t + each, before], [f.t - each, f.t, km - before]];
+    }
+  }
+  return [[a.t, f.t, km]];
 }
 
 /** A move from a departure, fix by fix. */
@@ -115,13 +125,13 @@ export class Move {
       endPart.distanceKm += km;
       return;
     }
-    const [d0, d1] = drivenIn(a, f, km, atRest);
-    if (d1 <= d0) this.partOf(clock.dayOf(d0)).distanceKm += km;
+    const pieces = drivenIn(a, f, km, atRest);
+    for (const [d0, d1, k] of pieces) if (d1 <= d0) this.partOf(clock.dayOf(d0)).distanceKm += k;
     for (let t = t0; t < t1; ) {
       const day = clock.dayOf(t);
       const to = Math.min(t1, day.end);
       const part = this.partOf(day);
-      if (d1 > d0) part.distanceKm += (km * Math.max(0, Math.min(to, d1) - Math.max(t, d0))) / (d1 - d0);
+      for (const [d0, d1, k] of pieces) if (d1 > d0) part.distanceKm += (k * Math.max(0, Math.min(to, d1) - Math.max(t, d0))) / (d1 - d0);
       if (driving) part.drivingTime += to - t;
       t = to;
     }

@@ -105,3 +105,84 @@ test('motion_state moving (no speed), then a silence over midnight and at rest k
   near(days[0]?.distanceKm ?? 0, 10, 0.02, 'the day it set off on');
   near(days[1]?.distanceKm ?? 0, 0, 0.02, 'the next day, parked');
 });
+
+test('crawling in slow traffic into a long silence, then driving far on: the move goes on across it, no stop at the crawl (never one of no length)', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 5);
+  // slow traffic: 1 km at 2.6 km/h, a report every 45 s, each as far on as its speed says
+  u.drive(1, 2.6, 45);
+  u.emit({ speed: 2.6 });
+  // silent 52 minutes, then 3.5 km on (by road too), driving at 28 km/h: no report shows the unit at rest before it
+  u.t += 3132;
+  away(u, 3.5);
+  const there = u.t;
+  u.emit({ speed: 28.3 });
+  u.t += 60;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[first, there]], 'one trip across the silence, to where it parked');
+  const s = await collect(stops(u.reports));
+  for (const x of s) assert.ok(x.departure === null || x.departure > x.arrival, `a stop of no length: ${x.arrival}..${x.departure}`);
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, first], [there, null]]);
+});
+
+test('at rest, two crawl reports within the radius, then a long silence and driving far on: it stood until the silence, not leaving at the crawl', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 5);
+  const arrived = u.t;
+  u.park(600, 120);
+  // two reports creeping on at 2.6 km/h (as far on as that speed goes), still within the stop radius
+  for (let i = 0; i < 2; i++) {
+    u.emit({ speed: 2.6 });
+    u.t += 45;
+    away(u, 0.033);
+  }
+  const last = u.t;
+  u.emit({ speed: 2.6 });
+  // silent 50 minutes, then 3.5 km on, driving at 28 km/h: the way takes 450 s of it, it stood the rest
+  u.t += 3000;
+  away(u, 3.5);
+  const drove = u.t;
+  u.emit({ speed: 28.3 });
+  u.t += 60;
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  assert.ok(last > arrived);
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(0, 2), [[T0, first], [arrived, drove]], 'it left in the silence: its first fix after it is the departure');
+});
+
+test('driving fast to a motion_state stopped report, 14 minutes asleep, then a first fix 4.9 km on reading a slow speed: a stop until the way at the speed it came at ends there', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 20);
+  u.drive(10, 80, 45);
+  const stopped = halt(u);
+  // silent 872 s, 4.9 km on by road; its first fix reads 22.9 km/h (a moment's speed: at it the way would fill the silence)
+  u.t += 872;
+  away(u, 4.9);
+  const woke = u.t;
+  u.drive(3, 22.9, 45);
+  u.park(1800, 600);
+  const left = Math.round(woke - (4.9 * 3600) / 80);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[stopped, left]], 'the tracker said it stopped, and the way at 80 km/h leaves --min-stop');
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]).slice(0, 2), [[first, stopped], [left, u.t - 1800]]);
+});
+
+test('driving on both sides of an hour\'s silence over midnight, its way a few minutes at their speeds: each side\'s way goes to its day', async () => {
+  const u = new Track({ t: T0 + 17 * 3600, odometer: 2000 }).park(1800, 600); // 23:00 UTC
+  setOff(u, 10);
+  u.drive(5, 60, 45);
+  assert.ok(u.t < T0 + 18 * 3600 - 180, 'driving at 60 km/h until 3 minutes before midnight or earlier');
+  u.emit({ speed: 60 });
+  // silent 61 minutes, 7 km on: 3 minutes at 60 km/h, a stand no report shows, 3 minutes at 80 km/h (3 km, then 4 km)
+  u.t += 3660;
+  away(u, 7);
+  u.emit({ speed: 80 });
+  u.drive(4, 80, 45);
+  u.park(3600, 600);
+  const days = await collect(summary(u.reports, 'UTC'));
+  assert.equal(days.length, 2);
+  near(days[0]?.distanceKm ?? 0, 10 + 1 / 3 + 5 + 3, 0.05, 'the 3 km driven on at 60 km/h before midnight');
+  near(days[1]?.distanceKm ?? 0, 4 + 4, 0.05, 'the 4 km at 80 km/h to the first fix after the silence, and on');
+});

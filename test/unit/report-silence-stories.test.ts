@@ -48,14 +48,17 @@ test('a late first fix after 100 minutes asleep, 1.5 km from where the unit park
   }
 });
 
-test('an ignition-powered tracker: its stopped report, 12 minutes asleep, a first fix 2 km on: a stop of the single report, until that fix', async () => {
+test('an ignition-powered tracker: its stopped report, 12 minutes asleep, a first fix 2 km on: a stop of the single report, until the way at the speed it came at ends at that fix', async () => {
   const u = new Track();
   const parked = parkAndSleep(u, { reportType: 'motion_state', reportValue: 'stopped' });
   const woke = wakeDriving(u, parked, 12 * 60, 2);
+  // it said 'stopped' after driving at 40 km/h: the 2 km at that speed take 180 s, it set off then (as the fixture drove it)
+  const left = woke - 180;
   const s = await collect(stops(u.reports));
-  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[parked, woke]]);
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[parked, left]]);
   const t = await collect(trips(u.reports));
-  assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, parked, false], [woke, u.t - 1800, false]]);
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, parked, false], [left, u.t - 1800, false]]);
+  near(t[1]?.distanceKm ?? 0, 2 + 6, 0.01, 'the way in the silence counts');
 });
 
 test('a first fix after a silence the way to it fills: the unit left at its last report (no stop)', async () => {
