@@ -29,7 +29,6 @@ interface Truth { interval: { driving: number | null; parked: number }; trips: T
 interface DaySummary { did: number; day: string; distanceKm: number; odometerKm: number | null; trips: number }
 interface Episode { did: number; start: number; end: number; maxSpeed: number; limit: number; partial: boolean }
 
-
 /**
  * When the unit drove on a trip the truth does not list: until the stop it arrived at when its
  * history began mid-trip (no trip of the truth ends there), from the stop it left when its
@@ -50,8 +49,6 @@ const blind = (t: Truth, edge: number): boolean =>
     const [a, b] = [x.startAround[0], x.endAround[1]];
     return x.reports === 0 && a !== null && b !== null && a < edge && b >= edge;
   });
-
-
 
 /**
  * Whether the unit stood unseen in a silence across `edge` that it drove into and out of (a stop no

@@ -6,33 +6,7 @@ import assert from 'node:assert/strict';
 import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
-import { collect, kmPerDegLng, T0, Track } from './report-fixture.js';
-
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
-
-/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
-function setOff(u: Track, km: number): number {
-  const at = u.t;
-  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
-  u.t += 30;
-  u.lng += 1 / 3 / kmPerDegLng(u.lat);
-  u.odometer = (u.odometer ?? 0) + 1 / 3;
-  u.drive(km, 40, 30);
-  return at;
-}
-
-/** The tracker says it stopped here (speed 0). */
-function halt(u: Track): number {
-  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
-  return u.t;
-}
-
-/** Moves east `km` (and the odometer `odoKm`) without a report. */
-function away(u: Track, km: number, odoKm = km): void {
-  u.lng += km / kmPerDegLng(u.lat);
-  u.odometer = (u.odometer ?? 0) + odoKm;
-}
+import { away, collect, halt, near, setOff, T0, Track } from './report-fixture.js';
 
 test('driving into a silence, then motion_state stopped elsewhere, a parked report and moving: the trip ends at the stopped report', async () => {
   const u = new Track({ odometer: 2000 }).park(1800, 600);

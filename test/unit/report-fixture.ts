@@ -1,5 +1,6 @@
 // Hand-made report fixtures: a unit scripted as park / drive / halt steps. Positions move
 // east along a parallel; the odometer, when kept, grows by the distance driven.
+import assert from 'node:assert/strict';
 import type { ReportFeature } from '../../src/api/types.js';
 
 export const T0 = Date.UTC(2026, 5, 1, 6, 0, 0) / 1000; // 2026-06-01 06:00 UTC
@@ -103,4 +104,30 @@ export async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const x of items) out.push(x);
   return out;
+}
+
+export const near = (actual: number, expected: number, tol: number, what: string): void =>
+  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
+
+/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h; returns when it said so. */
+export function setOff(u: Track, km: number): number {
+  const at = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 30;
+  u.lng += 1 / 3 / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + 1 / 3;
+  u.drive(km, 40, 30);
+  return at;
+}
+
+/** The tracker says it stopped here (speed 0); returns when. */
+export function halt(u: Track): number {
+  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
+  return u.t;
+}
+
+/** Moves east `km` (and the odometer `odoKm`) without a report. */
+export function away(u: Track, km: number, odoKm = km): void {
+  u.lng += km / kmPerDegLng(u.lat);
+  u.odometer = (u.odometer ?? 0) + odoKm;
 }

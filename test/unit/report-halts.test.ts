@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stops } from '../../src/reports/stops.js';
 import { trips } from '../../src/reports/trips.js';
-import { collect, kmPerDegLng, Track } from './report-fixture.js';
+import { collect, halt, kmPerDegLng, Track } from './report-fixture.js';
 
 /** The tracker says it sets off (speed 0), then drives `km` east at `kmh`, a report every `every` s. */
 function setOff(u: Track, km: number, kmh = 40, every = 30): number {
@@ -14,12 +14,6 @@ function setOff(u: Track, km: number, kmh = 40, every = 30): number {
   u.t += every;
   u.drive(km, kmh, every);
   return at;
-}
-
-/** The tracker says it stopped here (speed 0). */
-function halt(u: Track): number {
-  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
-  return u.t;
 }
 
 /** Silent `s` seconds, in which it goes `km` east (the odometer counting `odoKm`). */

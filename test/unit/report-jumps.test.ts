@@ -8,21 +8,7 @@ import { DEFAULTS } from '../../src/reports/params.js';
 import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
-import { collect, kmPerDegLng, T0, Track } from './report-fixture.js';
-
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
-
-/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
-function setOff(u: Track, km: number): number {
-  const at = u.t;
-  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
-  u.t += 30;
-  u.lng += 1 / 3 / kmPerDegLng(u.lat);
-  u.odometer = (u.odometer ?? 0) + 1 / 3;
-  u.drive(km, 40, 30);
-  return at;
-}
+import { collect, kmPerDegLng, near, setOff, T0, Track } from './report-fixture.js';
 
 test('a jump right after a good fix, that the odometer from the fix before happens to agree with: the jump is left out, not the good fix before it', async () => {
   const u = new Track({ odometer: 3000 }).park(1800, 600);

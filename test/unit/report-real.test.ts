@@ -9,12 +9,9 @@ import { stops } from '../../src/reports/stops.js';
 import { summary, summaryProcessor } from '../../src/reports/summary.js';
 import { tripProcessor, trips } from '../../src/reports/trips.js';
 import { haversineKm } from '../../src/reports/geo.js';
-import { collect, T0, Track } from './report-fixture.js';
+import { collect, kmPerDegLng, near, T0, Track } from './report-fixture.js';
 
 const P = (over: Partial<ReportParams> = {}): ReportParams => ({ ...DEFAULTS, ...over });
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
-const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
 
 test('a stop inside a reporting gap: the last report before the silence is still driving, the unit was stopped from it', async () => {
   const u = new Track().park(1800, 600).drive(10, 40, 30);

@@ -9,11 +9,8 @@ import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
 import { DEFAULTS } from '../../src/reports/params.js';
-import { collect, T0, Track } from './report-fixture.js';
+import { collect, kmPerDegLng, near, T0, Track } from './report-fixture.js';
 
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
-const kmPerDegLng = (lat: number): number => 111.32 * Math.cos((lat * Math.PI) / 180);
 
 /** Parks at the depot, drives 10 km at 40 km/h, and reports once at rest where it parks (its last report before it sleeps). */
 function parkAndSleep(u: Track, last: Record<string, unknown> = {}): number {

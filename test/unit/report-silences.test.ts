@@ -6,27 +6,7 @@ import assert from 'node:assert/strict';
 import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
-import { collect, kmPerDegLng, T0, Track } from './report-fixture.js';
-
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
-
-/** The tracker says it sets off (speed 0, as trackers send it), then drives `km` east at 40 km/h. */
-function setOff(u: Track, km: number): number {
-  const at = u.t;
-  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
-  u.t += 30;
-  u.lng += 1 / 3 / kmPerDegLng(u.lat);
-  u.odometer = (u.odometer ?? 0) + 1 / 3;
-  u.drive(km, 40, 30);
-  return at;
-}
-
-/** The tracker says it stopped here (speed 0). */
-function halt(u: Track): number {
-  u.emit({ reportType: 'motion_state', reportValue: 'stopped', speed: 0 });
-  return u.t;
-}
+import { collect, halt, kmPerDegLng, near, setOff, T0, Track } from './report-fixture.js';
 
 test('a sleeping logger whose stop has no report: the next motion_state moving says it stood there from its last report', async () => {
   const u = new Track().park(1800, 600);

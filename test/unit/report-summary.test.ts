@@ -7,11 +7,9 @@ import { DEFAULTS } from '../../src/reports/params.js';
 import { summary, summaryProcessor } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
 import { byUnit } from '../../src/reports/stream.js';
-import { collect, report, Track } from './report-fixture.js';
+import { collect, near, report, Track } from './report-fixture.js';
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0) => Date.UTC(y, m - 1, d, h, min) / 1000;
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
 
 test('day boundaries in a zone follow daylight-saving changes', () => {
   const berlin = new DayClock('Europe/Berlin');

@@ -7,11 +7,9 @@ import { stopProcessor, stops } from '../../src/reports/stops.js';
 import { trips } from '../../src/reports/trips.js';
 import { byUnit, run } from '../../src/reports/stream.js';
 import { tripProcessor } from '../../src/reports/trips.js';
-import { collect, kmPerDegLng, report, T0, Track } from './report-fixture.js';
+import { collect, kmPerDegLng, near, report, T0, Track } from './report-fixture.js';
 
 const P = (over: Partial<ReportParams> = {}): ReportParams => ({ ...DEFAULTS, ...over });
-const near = (actual: number, expected: number, tol: number, what: string) =>
-  assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
 
 test('a drive between two parkings is one trip from the first moving report to the arrival', async () => {
   const u = new Track().park(3600, 900);
