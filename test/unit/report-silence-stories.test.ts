@@ -11,7 +11,6 @@ import { trips } from '../../src/reports/trips.js';
 import { DEFAULTS } from '../../src/reports/params.js';
 import { collect, kmPerDegLng, near, T0, Track } from './report-fixture.js';
 
-
 /** Parks at the depot, drives 10 km at 40 km/h, and reports once at rest where it parks (its last report before it sleeps). */
 function parkAndSleep(u: Track, last: Record<string, unknown> = {}): number {
   u.park(1800, 600).drive(10, 40, 30);
