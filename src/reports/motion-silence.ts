@@ -33,7 +33,10 @@
  *   it (creeping there, a speed under the threshold, the fixes after it tell where it ends). At
  *   rest before it and driving after it: the way at the speed it drives takes part of the silence; when the rest leaves --min-stop, it stood where it was until it set off in the
  *   silence (an ignition-powered tracker whose first fix comes minutes after it drove off: a
- *   stop until that fix, even with a single report there), else it left at its last report; not
+ *   stop until that fix, even with a single report there; but when the next fix is the tracker's
+ *   'moving' report at that fix's place, the odometer still, that speed was a parked fix's noise:
+ *   the unit drove in the silence and stood there, told so after the first story), else it left
+ *   at its last report; not
  *   when its last report creeps on from the one before as far as its speed says (slow traffic,
  *   no report at rest: the move goes on across it). A
  *   first fix creeping in slow traffic (a speed under the threshold, not zero) is driving here
@@ -284,12 +287,16 @@ export abstract class SilenceRules extends MotionCore {
     this.step(f, out);
   }
 
-  /** The unit left `place` with fix f. */
-  protected depart(place: Place, f: Fix, out: Segment[]): void {
+  /**
+   * The unit left `place` with fix f. `parked`: f, after a silence, is known to be at rest whatever
+   * speed it reads (noiseAfterSilence: the fix after it showed that speed to be a parked fix's noise).
+   */
+  protected depart(place: Place, f: Fix, out: Segment[], parked = false): void {
     const silent = f.t - place.last.t;
-    const crept = silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
+    const confirmed = place.confirmed;
+    const crept = !parked && silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
     // Not when it crawled to f (slow traffic): it did not stand, and left at its last report here as a driving unit does (below).
-    if (silent >= this.params.minStopDurationS && !(f.speed > this.params.speedThreshold) && !crept && !this.crawled(place.last, f)) {
+    if (silent >= this.params.minStopDurationS && (parked || (!(f.speed > this.params.speedThreshold) && !crept && !this.crawled(place.last, f)))) {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
       // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
       // Stopped here and stopped there by the tracker's own word: it arrived there at f, and left here
@@ -297,7 +304,7 @@ export abstract class SilenceRules extends MotionCore {
       const left = place.cameAtKmh > 0 && this.isHalt(f) ? Math.round(f.t - (segmentKm(place.last, f) * 3600) / place.cameAtKmh) : 0;
       const from = left > place.last.t ? fixAt(place.last, left) : place.last;
       if (!place.confirmed && from.t - place.arrival.t + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
-      const creeps = !f.going && f.speed > 0 && !this.ending;
+      const creeps = !parked && !f.going && f.speed > 0 && !this.ending;
       this.tellSilence(place.last, f, from !== place.last
         ? `motion_state stopped on both sides: it stood here until about ${from.t} (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
         : creeps
@@ -375,5 +382,40 @@ export abstract class SilenceRules extends MotionCore {
     this.run = run;
     this.runPartial = partial;
     this.candidate = [f];
+    // set off late in the silence, by f's driving speed alone: the next fix may show that speed to be a parked fix's noise
+    if (silent >= this.params.minStopDurationS && !drove && from === f && f.going && !crept && !this.isSetOff(f)) this.lateStart = { place, confirmed };
+  }
+
+  /**
+   * After a silence at a stop, its first fix `first` elsewhere read a driving speed (depart: the
+   * unit set off late in the silence, the move from `first`), and the next fix f is the tracker's
+   * own 'moving' report at first's place, the odometer still between them: the tracker says the unit
+   * had stopped, and nothing moved; first's speed was a parked fix's noise. Whether f shows that.
+   */
+  protected parkedNoise(first: Fix, f: Fix): boolean {
+    if (!this.isSetOff(f) || f.t <= first.t || fartherThan(first, f, this.radiusKm)) return false;
+    const o1 = first.r.properties.odometer;
+    const o2 = f.r.properties.odometer;
+    return typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2) || Math.abs(o2 - o1) <= this.radiusKm;
+  }
+
+  /**
+   * parkedNoise(first, f) after depart took `first` as the start of a move (lateStart): the unit was
+   * at rest at first, so it left `late.place` as a unit found at rest elsewhere after a silence does
+   * (depart, parked: a trip in the silence from the last report there to first, a stop at first's
+   * place since), and f, its 'moving' report there, comes after.
+   */
+  protected noiseAfterSilence(late: { place: Place; confirmed: boolean }, first: Fix, f: Fix, out: Segment[]): void {
+    const place = late.place;
+    if (this.left === place) this.left = undefined;
+    place.confirmed = late.confirmed;
+    place.departure = undefined;
+    this.run = undefined;
+    this.candidate = [];
+    this.restFrom = undefined;
+    this.place = place;
+    this.tell('gap', first, f, distKm(first, f), null, `motion_state moving ${Math.round(distKm(first, f) * 1000)} m from the first fix after the silence before it, the odometer still: that fix's ${first.speed} km/h was a parked fix's noise, the unit stood there (not setting off late in the silence)`);
+    this.depart(place, { ...first, moving: false, going: false }, out, true);
+    this.step(f, out);
   }
 }

@@ -160,3 +160,31 @@ test('driving on both sides of an hour\'s silence over midnight, its way a few m
   near(days[0]?.distanceKm ?? 0, 10 + 1 / 3 + 5 + 3, 0.05, 'the 3 km driven on at 60 km/h before midnight');
   near(days[1]?.distanceKm ?? 0, 4 + 4, 0.05, 'the 4 km at 80 km/h to the first fix after the silence, and on');
 });
+
+test('motion_state stopped, an hour and more asleep, a first fix 2.4 km on reading 25 km/h, then moving there, the odometer still: the speed was a parked fix\'s noise, a stop there', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 10);
+  u.emit({ speed: 40 });
+  u.t += 300;
+  away(u, 3);
+  const stopped = halt(u);
+  u.t += 387;
+  u.emit({ reportType: 'note', reportValue: 'note' });
+  const note = u.t;
+  // silent 4606 s, 2.7 km on by road (2.4 km as the crow flies); its first fix there reads 25.4 km/h, and 211 s
+  // later, 70 m off, the tracker says it sets off, the odometer where it was: it stood there, the speed was noise
+  u.t += 4606;
+  away(u, 2.4, 2.72);
+  u.emit({ speed: 25.4 });
+  const woke = u.t;
+  u.t += 211;
+  away(u, 0.07, 0);
+  const moving = setOff(u, 20);
+  halt(u);
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 3), [[stopped, note], [woke, moving]], 'a stop at the noisy fix\'s place until the tracker set off');
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]).slice(0, 3), [[first, stopped, false], [note, woke, true], [moving, u.t - 1800, false]]);
+  near(t[1]?.distanceKm ?? 0, 2.72, 0.01, 'the odometer over the silence');
+});
