@@ -75,6 +75,8 @@ export abstract class MotionCore {
     t = earlier(t, this.candidate[0]?.t);
     t = earlier(t, place?.leaving[0]?.t);
     if (place && !place.confirmed) t = earlier(t, place.first.t);
+    // a move begun late in a silence may yet be a trip from the last report before it (noiseAfterSilence)
+    t = earlier(t, this.lateStart?.place.last.t);
     return t;
   }
 
