@@ -306,7 +306,7 @@ export abstract class SilenceRules extends MotionCore {
       if (!place.confirmed && from.t - place.arrival.t + STAND_SLACK_S >= this.params.minStopDurationS) place.confirmed = true;
       const creeps = !parked && !f.going && f.speed > 0 && !this.ending;
       this.tellSilence(place.last, f, from !== place.last
-        ? `motion_state stopped on both sides: it stood here until about ${from.t} (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
+        ? `motion_state stopped on both sides: it stood here about ${from.t - place.last.t} s more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
         : creeps
           ? `at rest before it and creeping after it (${f.speed} km/h): it drove in the silence from the last report before it, on into slow traffic or to a stop there, as the fixes after it tell`
           : 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
@@ -345,7 +345,7 @@ export abstract class SilenceRules extends MotionCore {
       this.tellSilence(place.last, f, drove
         ? `${f.going ? `driving after it, and the way at ${f.speed}` : `crawling across it, and the way at ${Math.max(place.last.speed, f.speed)}`} km/h takes most of it: the unit left at the last report before it`
         : kmh > 0
-          ? `motion_state stopped before it and driving after it: it stood here until about ${Math.round(f.t - silent + stood)} (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
+          ? `motion_state stopped before it and driving after it: it stood here about ${Math.round(stood)} s more (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
           : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
       if (kmh > 0 && !drove) {
         const from = fixAt(place.last, Math.round(f.t - silent + stood));
