@@ -18,7 +18,7 @@ function earlier(t: number | undefined, x: number | undefined): number | undefin
 
 /**
  * What the tracker of one unit holds between reports, and the steps that close segments; the
- * rules that read fixes are in motion-silence.ts and motion.ts, built on this.
+ * rules that read fixes are in motion-judge.ts, motion-silence.ts and motion.ts, built on this.
  */
 export abstract class MotionCore {
   protected readonly params: ReportParams;

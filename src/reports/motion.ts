@@ -4,7 +4,7 @@
  * last few minutes whatever the length of the history. This file holds the tracker's entry
  * points (push, finish: the outlier rule and the stream's edges) and the step of each fix; its
  * state and the steps that close segments are in motion-core.ts, the silence rules in
- * motion-silence.ts.
+ * motion-silence.ts (what they read of fixes in motion-judge.ts).
  *
  * Where the unit was decides, not its reported speed alone: real trackers fall silent while
  * parked, report every second or every few minutes, and read 5-30 km/h from the noise of a
@@ -55,7 +55,8 @@ import { crawledOn, creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierR
 import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
-import { ROLL_KM, SilenceRules } from './motion-silence.js';
+import { ROLL_KM } from './motion-judge.js';
+import { SilenceRules } from './motion-silence.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
 
