@@ -16,10 +16,9 @@
  * around the stand, no report tells), nor one on which it was driving at its last report (the way
  * after it, none shows). An episode already on at the unit's first report may be partial.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Harness } from '../helpers/cli.js';
-import { truthHarness, WEEKS } from '../helpers/truth.js';
+import { weekHarness, WEEKS } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
 interface TruthTrip { start: number; end: number; distanceKm: number; maxSpeed: number; reports: number; inSilence: boolean; short: boolean; startAround: Around; endAround: Around }
@@ -70,17 +69,10 @@ const unreported = (t: Truth, from: number): boolean =>
 for (const week of WEEKS) {
   describe(`report against the truth, the 7 days to ${week.label}`, { timeout: 900_000 }, () => {
     const { from: FROM, to: TO, window: WINDOW, historyFrom: HISTORY_FROM } = week;
-    let h: Harness;
-    let vehicles: number[];
-    let truths: Map<number, Truth>;
-    before(async () => {
-      ({ h, vehicles, truths } = await truthHarness<Truth>(week));
-    });
-    after(async () => {
-      await h.close();
-    });
+    const run = weekHarness<Truth>(week);
 
     test('the daily summary: GPS distance within 2 % of the truth on whole days, the odometer\'s next to it', async () => {
+      const { h, truths } = run;
       const days = await h.json<DaySummary[]>(['report', 'summary', '--category', 'device', ...WINDOW, '--tz', 'UTC', '--concurrency', '2']);
       let compared = 0;
       let parked = 0;
@@ -117,6 +109,7 @@ for (const week of WEEKS) {
     });
 
     test('overspeed episodes match the ground truth: every episode with a report above the limit, from its first such report', async () => {
+      const { h, vehicles, truths } = run;
       const got = await h.json<Episode[]>(['report', 'overspeed', '--category', 'device', ...WINDOW, '--limit', '100', '--min-duration', '0s', '--concurrency', '2']);
       let want = 0;
       const misses: string[] = [];

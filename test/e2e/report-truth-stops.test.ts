@@ -28,10 +28,9 @@
  *   within the stop radius parts (a unit moved a few metres across a yard) are one.
  * - Nothing more: every whole trip and stop found is one of the truth's.
  */
-import { describe, test, before, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Harness } from '../helpers/cli.js';
-import { truthHarness, WEEKS, type Week } from '../helpers/truth.js';
+import { weekHarness, WEEKS, type Week } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
 interface TruthTrip { start: number; end: number; distanceKm: number; reports: number; startAround: Around; endAround: Around; junction?: number; segments?: Array<{ start: number; end: number; speed: number }> }
@@ -122,17 +121,10 @@ function expectedTrips(t: Truth, week: Week): TruthTrip[] {
 for (const week of WEEKS) {
   describe(`report against the truth, the 7 days to ${week.label}`, { timeout: 900_000 }, () => {
     const { from: FROM, to: TO, window: WINDOW, historyFrom: HISTORY_FROM } = week;
-    let h: Harness;
-    let vehicles: number[];
-    let truths: Map<number, Truth>;
-    before(async () => {
-      ({ h, vehicles, truths } = await truthHarness<Truth>(week));
-    });
-    after(async () => {
-      await h.close();
-    });
+    const run = weekHarness<Truth>(week);
 
     test('trips match the ground truth over 7 days of the fleet: every trip, inside silences of any length too, its distance, its ends as the reports place them', async () => {
+      const { h, vehicles, truths } = run;
       const got = await h.json<Trip[]>(['report', 'trips', '--category', 'device', ...WINDOW, '--concurrency', '2']);
       let want = 0;
       let silent = 0;
@@ -176,6 +168,7 @@ for (const week of WEEKS) {
     });
 
     test('stops match the ground truth, those a late first fix ends too: arrival and departure as the reports place them, place within 100 m', async () => {
+      const { h, vehicles, truths } = run;
       const got = await h.json<Stop[]>(['report', 'stops', '--category', 'device', ...WINDOW, '--concurrency', '2']);
       let want = 0;
       let late = 0;

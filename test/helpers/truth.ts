@@ -1,5 +1,6 @@
 /** The sandbox's ground truth for the report tests: frozen clocks, seven whole days before each, each device's truth. */
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { startHarness, type Harness } from './cli.js';
 
 /** Seven whole days of the sandbox (every trip of them has ended by its clock), and the flags that ask for them. */
@@ -35,7 +36,7 @@ const SEED = Number(process.env.TRUTH_SEED ?? 1);
 export const WEEKS: Week[] = (process.env.TRUTH_CLOCKS ? process.env.TRUTH_CLOCKS.split(',') : CLOCKS).map((d) => week(d.trim()));
 
 /** A harness at the week's clock, every device's did, and its truth over the week (GET /_sandbox/truth/<did>). */
-export async function truthHarness<T>(w: Week): Promise<{ h: Harness; vehicles: number[]; truths: Map<number, T> }> {
+async function truthHarness<T>(w: Week): Promise<{ h: Harness; vehicles: number[]; truths: Map<number, T> }> {
   const h = await startHarness({ now: () => w.clockMs, sessionTtl: 30 * 86400, seed: SEED });
   const vehicles = (await h.json<Array<{ did: number }>>(['devices', 'list'])).map((d) => d.did);
   const truths = new Map<number, T>();
@@ -45,4 +46,19 @@ export async function truthHarness<T>(w: Week): Promise<{ h: Harness; vehicles: 
     truths.set(did, (await res.json()) as T);
   }
   return { h, vehicles, truths };
+}
+
+/**
+ * The week's harness for the tests of a describe: started before them (its parts filled in the object
+ * returned, for the tests to read), closed after them.
+ */
+export function weekHarness<T>(w: Week): { h: Harness; vehicles: number[]; truths: Map<number, T> } {
+  const it = {} as { h: Harness; vehicles: number[]; truths: Map<number, T> };
+  before(async () => {
+    Object.assign(it, await truthHarness<T>(w));
+  });
+  after(async () => {
+    await it.h?.close();
+  });
+  return it;
 }
