@@ -61,7 +61,9 @@ interface Row {
   startOdometer: number | null;
   endOdometer: number | null;
   distanceKm: number;
-  odometerKm: number | null;
+  /** The odometer's count (a number from the start, so that adding to it makes no new number each report), and whether a report of the day carried one. */
+  odometerKm: number;
+  odometerSeen: boolean;
   drivingTime: number;
   tripTime: number;
   maxSpeed: number;
@@ -103,7 +105,7 @@ export function summaryProcessor(
   const newRow = (day: Day, unit: Unit): Row => ({
     day, did: unit.did, name: unit.name,
     firstReport: null, lastReport: null, startOdometer: null, endOdometer: null,
-    distanceKm: 0, odometerKm: null, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
+    distanceKm: 0, odometerKm: 0, odometerSeen: false, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
   });
 
   /** Shares a plausible odometer increase from (at, akm) to (bt, bkm) between the days it spans, by time. */
@@ -113,14 +115,23 @@ export function summaryProcessor(
     if (delta < 0 || delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return; // a reset or a jump
     if (dt <= 0) {
       const row = rowOf(clock.dayOf(bt), unit);
-      row.odometerKm = (row.odometerKm ?? 0) + delta;
+      row.odometerKm += delta;
+      row.odometerSeen = true;
+      return;
+    }
+    const last = rows[rows.length - 1];
+    if (last !== undefined && at >= last.day.start && bt <= last.day.end) {
+      // within the newest day, as most increases are: the loop below's one step
+      last.odometerKm += (delta * (bt - at)) / dt;
+      last.odometerSeen = true;
       return;
     }
     for (let t = at; t < bt; ) {
       const day = clock.dayOf(t);
       const to = Math.min(bt, day.end);
       const row = rowOf(day, unit);
-      row.odometerKm = (row.odometerKm ?? 0) + (delta * (to - t)) / dt;
+      row.odometerKm += (delta * (to - t)) / dt;
+      row.odometerSeen = true;
       t = to;
     }
   };
@@ -134,7 +145,7 @@ export function summaryProcessor(
       name: row.name,
       day: row.day.key,
       distanceKm: round(row.distanceKm, 3),
-      odometerKm: row.odometerKm === null ? null : round(row.odometerKm, 3),
+      odometerKm: row.odometerSeen ? round(row.odometerKm, 3) : null,
       drivingTime: Math.round(row.drivingTime),
       stoppedTime: Math.max(0, Math.round(observed - row.tripTime)),
       maxSpeed: row.maxSpeed,
@@ -191,7 +202,9 @@ export function summaryProcessor(
       const date = p.date;
       if (date < firstEver) firstEver = date;
       if (date > lastEver) lastEver = date;
-      const row = rowOf(clock.dayOf(date), p);
+      const newest = rows[rows.length - 1];
+      // the newest day's report, as most are: the row rowOf would find first
+      const row = newest !== undefined && date >= newest.day.start && date < newest.day.end ? newest : rowOf(clock.dayOf(date), p);
       if (row.firstReport === null) row.firstReport = date;
       row.lastReport = date;
       row.name = p.name;
@@ -200,7 +213,7 @@ export function summaryProcessor(
         if (row.startOdometer === null) row.startOdometer = odo;
         row.endOdometer = odo;
         if (odoSeen) addOdometer(lastOdoT, lastOdoKm, date, odo, p);
-        else row.odometerKm ??= 0;
+        else row.odometerSeen = true;
         odoSeen = true;
         lastOdoT = date;
         lastOdoKm = odo;
