@@ -177,12 +177,20 @@ export abstract class SilenceRules extends SilenceJudgements {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
       // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
       // Stopped here and stopped there by the tracker's own word: it arrived there at f, and left here
-      // as long before as the way takes at the speed it drove here; the stand fills the rest.
-      const left = place.cameAtKmh > 0 && this.isHalt(f) ? Math.round(place.last.t + this.standAt(place.last, f, place.cameAtKmh)) : 0;
+      // as long before as the way takes at the speed it drove here; the stand fills the rest. Stopped
+      // here and setting off there (f, its 'moving' report): it stood at both places, and nothing tells
+      // how long at each; the way takes its part of the silence, the two stands share the rest alike.
+      const stand = place.cameAtKmh > 0 && (this.isHalt(f) || this.isSetOff(f)) ? this.standAt(place.last, f, place.cameAtKmh) : 0;
+      const shared = stand > 0 && this.isSetOff(f);
+      const left = stand > 0 ? Math.round(place.last.t + (shared ? stand / 2 : stand)) : 0;
       const from = left > place.last.t ? fixAt(place.last, left) : place.last;
+      // where the way ends: at f, or (shared) the stand there before its 'moving' report
+      const at = shared && left > place.last.t ? fixAt(f, Math.round(f.t - stand / 2)) : f;
       if (!place.confirmed && this.aStop(from.t - place.arrival.t)) place.confirmed = true;
       const creeps = !parked && !f.going && f.speed > 0 && !this.ending;
-      this.tellSilence(place.last, f, from !== place.last
+      this.tellSilence(place.last, f, at !== f
+        ? `motion_state stopped before it and moving after it, ${Math.round(distKm(place.last, f) * 1000)} m away: it stood at both places; the way at ${place.cameAtKmh} km/h, the speed it came at, takes ${Math.round(f.t - place.last.t - stand)} s of it, the two stands share the rest (about ${Math.round(stand / 2)} s each)`
+        : from !== place.last
         ? `motion_state stopped on both sides: it stood here about ${from.t - place.last.t} s more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
         : creeps
           ? `at rest before it and creeping after it (${f.speed} km/h): it drove in the silence from the last report before it, on into slow traffic or to a stop there, as the fixes after it tell`
@@ -201,11 +209,18 @@ export abstract class SilenceRules extends SilenceJudgements {
         this.place = undefined;
         return;
       }
-      run.add(f);
+      run.add(at);
       this.candidate = [];
       // the last fix of the stream, alone elsewhere: whether the unit arrived there or the fix jumped is not decided
-      this.endMove(undefined, this.ending, out);
-      this.place = new Place(f, false, false, f, place.last.t);
+      this.endMove(undefined, this.ending && at === f, out);
+      if (at === f) {
+        this.place = new Place(f, false, false, f, place.last.t);
+        return;
+      }
+      const there = new Place(at, this.aStop(f.t - at.t), false, at, at.t);
+      there.setOff = undefined; // at is where it came to rest: f, its 'moving' report, is the set-off
+      there.add(f);
+      this.place = there;
       return;
     }
     // Driving (or creeping) after a silence here: it stood until it set off in the silence (its first fix

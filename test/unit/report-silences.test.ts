@@ -26,9 +26,9 @@ test('a sleeping logger whose stop has no report: the next motion_state moving s
   near(s[1]?.lng ?? 0, u.reports.find((r) => r.properties.date === departure)?.properties.lng ?? 0, 1e-6, 'placed where it set off');
 });
 
-test('motion_state stopped, then an outage over the next trip: the first trip ends at its stop, a trip over the silence, the next from its moving', async () => {
+test('motion_state stopped, then an outage over the next trip, then moving: it stood at both places, the way at the speed it came at between, the stands share the rest', async () => {
   const u = new Track({ odometer: 2000 }).park(1800, 600);
-  const first = setOff(u, 10);
+  const first = setOff(u, 10); // at 40 km/h
   const stopped = halt(u);
   // silent for 40 minutes, in which it drives 13 km by road (12 km east as the crow flies) and stands
   u.t += 40 * 60;
@@ -36,12 +36,15 @@ test('motion_state stopped, then an outage over the next trip: the first trip en
   u.odometer = (u.odometer ?? 0) + 13;
   const moving = setOff(u, 6);
   u.park(1800, 600);
+  // 13 km at 40 km/h take 1170 s of the 2400: each place had about 615 s of the rest
+  const left = stopped + 615;
+  const arrived = moving - 615;
   const t = await collect(trips(u.reports));
-  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, stopped, false], [stopped, moving, false], [moving, u.t - 1800, false]]);
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, stopped, false], [left, arrived, false], [moving, u.t - 1800, false]]);
   near(t[0]?.distanceKm ?? 0, 10 + 1 / 3, 0.002, 'the first trip up to the stopped report');
   near(t[1]?.distanceKm ?? 0, 13, 0.002, 'the odometer over the silence');
   const s = await collect(stops(u.reports));
-  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, first], [u.t - 1800, null]], 'no stop the reports show between');
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, first], [stopped, left], [arrived, moving], [u.t - 1800, null]], 'a stop on each side of the way');
   const [day] = await collect(summary(u.reports, 'UTC'));
   near(day?.distanceKm ?? 0, 10 + 13 + 6 + 2 / 3, 0.005, 'every kilometre of the day');
   assert.equal(day?.trips, 3);
