@@ -258,7 +258,7 @@ export abstract class SilenceRules extends SilenceJudgements {
     // Stood here through the silence: the fixes before it were not on their way out (it was still here after them), it set off in
     // the silence; so the departure is never a fix before the silence, at or before the arrival (a stop of no length).
     if (silent >= this.params.minStopDurationS && !drove) place.leaving.length = 0;
-    else if (leaving(place.last, f)) place.leaving.push(place.last);
+    else if (leaving(place.last, f)) place.onItsWay();
     else place.leaving.length = 0;
     const on = place.leaving;
     const from = place.setOff ?? on[0] ?? ((f.going || crept) && !drove ? f : place.last);

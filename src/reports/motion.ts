@@ -23,7 +23,8 @@
  *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
  *   same place was stopped all along. Its arrival is the first of those fixes at which the
  *   unit had come to rest (not moving, or covering far less ground to the next fix than its
- *   speed says); its position is the median of its fixes (a robust centre, not the first fix).
+ *   speed says); its position is the median of its fixes (a robust centre, not the first fix)
+ *   up to the departure (the fixes on their way out after it do not drag it along).
  * - A stop ends when a fix falls outside the radius around its centre, however short the move
  *   that follows. The departure is the unit's motion_state 'moving' report there, else the
  *   first of the trailing fixes that were already on their way out (moving and covering the

@@ -84,6 +84,12 @@ export class Place {
   address: string | null;
   /** The trailing fixes already on their way out, oldest first. */
   leaving: Fix[] = [];
+  /**
+   * The centre as it was when those trailing fixes began (the first of them in it), and that fix:
+   * where the unit stood before it left. A departure at that fix reports the stop there, not at a
+   * centre that its way out (a slow crawl within the radius, say) dragged along.
+   */
+  private stood: { fix: Fix; lat: number; lng: number } | undefined;
   /** A motion_state 'moving' report since the unit stood here (the tracker's own word that it set off). */
   setOff: Fix | undefined;
   /** The departure, once the unit left. */
@@ -112,15 +118,20 @@ export class Place {
   }
 
   add(f: Fix): void {
-    if (leaving(this.last, f)) {
-      if (this.leaving.length >= MAX_HELD) this.leaving.shift();
-      this.leaving.push(this.last);
-    } else this.leaving.length = 0;
+    if (leaving(this.last, f)) this.onItsWay();
+    else this.leaving.length = 0;
     this.longestSilence = Math.max(this.longestSilence, f.t - this.last.t);
     this.noteMotion(f);
     this.last = f;
     this.centre.add(f);
     if (this.address === null) this.address = f.r.properties.address ?? null;
+  }
+
+  /** The last fix is on its way out: it joins the trailing fixes. */
+  onItsWay(): void {
+    if (this.leaving.length === 0) this.stood = { fix: this.last, lat: this.centre.lat, lng: this.centre.lng };
+    if (this.leaving.length >= MAX_HELD) this.leaving.shift();
+    this.leaving.push(this.last);
   }
 
   /** Within the radius: of the centre for a stop, of the first fix before (a crawl must not drag the centre along). */
@@ -129,9 +140,10 @@ export class Place {
   }
 
   segment(): StopSegment {
+    const at = this.stood !== undefined && this.departure === this.stood.fix ? this.stood : this.centre;
     return {
       kind: 'stop', arrival: this.arrival.r, departure: this.departure?.r, last: this.last.r,
-      lat: this.centre.lat, lng: this.centre.lng, address: this.address,
+      lat: at.lat, lng: at.lng, address: this.address,
       partial: this.edge || this.departure === undefined,
     };
   }

@@ -99,3 +99,21 @@ test('motion_state stopped on both sides of a silence over --max-gap: the trip d
   assert.deepEqual([t[1]?.end, t[1]?.inferred], [second, true]);
   assert.ok((t[1]?.start ?? 0) > first && (t[1]?.start ?? 0) < second, 'a departure dated inside the silence');
 });
+
+test('motion_state stopped, silent 25 minutes, then crawling off at 2.2 km/h within the stop radius for minutes: the stop is where it stood, not dragged along by the crawl', async () => {
+  const u = new Track();
+  u.drive(5, 40, 30);
+  const stopped = halt(u);
+  const at = { lat: u.lat, lng: u.lng };
+  u.t += 25 * 60;
+  // slow traffic: 1.2 km at 2.2 km/h, a report every 45 s (the first 80 m on), then driving
+  u.lng += 0.08 / kmPerDegLng(u.lat);
+  u.drive(1.2, 2.2, 45);
+  u.drive(5, 40, 30);
+  u.park(1800, 600);
+  const s = (await collect(stops(u.reports))).find((x) => x.arrival === stopped);
+  assert.ok(s, 'a stop from the stopped report');
+  const metres = Math.hypot((s.lat - at.lat) * 111_200, (s.lng - at.lng) * kmPerDegLng(at.lat) * 1000);
+  assert.ok(metres <= 50, `placed ${Math.round(metres)} m from where it stood`);
+  assert.equal(s.departure, stopped + 25 * 60, 'it left with its first fix after the silence, crawling');
+});
