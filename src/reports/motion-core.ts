@@ -47,12 +47,13 @@ export abstract class MotionCore {
   /** The candidate began after a silence the unit spent at rest: it arrived at this fix, the last before the silence. */
   protected restFrom: Fix | undefined;
   /**
-   * The move in progress began at its first fix after a silence that the stop it left stood through
-   * (depart: that fix read a driving speed, so the unit set off late in the silence): that stop, and
-   * whether it was confirmed before depart, until the next fix says whether the speed was a parked
-   * fix's noise (the tracker's 'moving' there, its odometer still: noiseAfterSilence).
+   * The move in progress was begun by its first fix after a silence that the stop it left stood
+   * through (depart: that fix, `first`, read a driving speed, so the unit set off late in the
+   * silence, as long before it as the way takes at that speed): that stop, and whether it was
+   * confirmed before depart, until the next fix says whether the speed was a parked fix's noise
+   * (the tracker's 'moving' there, its odometer still: noiseAfterSilence).
    */
-  protected lateStart: { place: Place; confirmed: boolean } | undefined;
+  protected lateStart: { place: Place; confirmed: boolean; first: Fix } | undefined;
   /** finish() is stepping the stream's last fix. */
   protected ending = false;
   /** What push() completes, handed out as a new array only when it holds something (most reports complete nothing). */

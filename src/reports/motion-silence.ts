@@ -226,6 +226,8 @@ export abstract class SilenceRules extends SilenceJudgements {
     // Driving (or creeping) after a silence here: it stood until it set off in the silence (its first fix
     // came late), unless the way to f at the speed it drives took the silence (it left at its last report).
     let drove = false;
+    /** Set off late in the silence by f's driving speed alone: when the way to f at it began (it stood until then). */
+    let setOffAt = 0;
     if (silent >= this.params.minStopDurationS) {
       // Said 'stopped' here (cameAtKmh), driving after the silence: the tracker's word that it stood; as when it says 'stopped'
       // on both sides, it stood until the way at the speed it came at (or f's, when faster) ends at f: a departure dated in
@@ -234,11 +236,12 @@ export abstract class SilenceRules extends SilenceJudgements {
       const stood = crept || kmh > 0 ? this.standAt(place.last, f, crept ? f.speed : kmh) : this.stoodS(place.last, f);
       drove = !this.aStop(stood);
       if (!drove && !place.confirmed && this.aStop(place.last.t - place.arrival.t + stood)) place.confirmed = true;
+      if (!drove && kmh === 0 && f.going && !crept && !this.isSetOff(f) && place.setOff === undefined) setOffAt = Math.round(f.t - silent + stood);
       this.tellSilence(place.last, f, drove
         ? `${f.going ? `driving after it, and the way at ${f.speed}` : `crawling across it, and the way at ${Math.max(place.last.speed, f.speed)}`} km/h takes most of it: the unit left at the last report before it`
         : kmh > 0
           ? `motion_state stopped before it and driving after it: it stood here about ${Math.round(stood)} s more (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
-          : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from the first fix after it`);
+          : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from ${setOffAt > 0 ? 'then' : 'the first fix after it'}`);
       if (kmh > 0 && !drove) {
         const from = fixAt(place.last, Math.round(f.t - silent + stood));
         place.departure = from;
@@ -261,7 +264,8 @@ export abstract class SilenceRules extends SilenceJudgements {
     else if (leaving(place.last, f)) place.onItsWay();
     else place.leaving.length = 0;
     const on = place.leaving;
-    const from = place.setOff ?? on[0] ?? ((f.going || crept) && !drove ? f : place.last);
+    const late = setOffAt > 0; // (no fix here was on its way out: the silence reset them)
+    const from = place.setOff ?? on[0] ?? (late ? fixAt(place.last, setOffAt) : (f.going || crept) && !drove ? f : place.last);
     place.departure = from;
     this.place = undefined;
     // the tracker's own 'moving' report dates the start even at the edge of the reports
@@ -270,12 +274,14 @@ export abstract class SilenceRules extends SilenceJudgements {
     else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s ${place.edge ? 'at the edge of the reports' : 'after a silence'}: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
     const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
     for (const x of on) if (x.t > from.t) run.add(x);
-    if (from !== f && from !== place.last) run.add(place.last);
+    if (from !== f && from !== place.last && !late) run.add(place.last);
+    // a departure dated inside the silence is an estimate: no report shows any of the move, which the whole silence bounds
+    if (late) run.silence = silent;
     this.run = run;
     this.runPartial = partial;
     this.candidate = [f];
     // set off late in the silence, by f's driving speed alone: the next fix may show that speed to be a parked fix's noise
-    if (silent >= this.params.minStopDurationS && !drove && from === f && f.going && !crept && !this.isSetOff(f)) this.lateStart = { place, confirmed };
+    if (late) this.lateStart = { place, confirmed, first: f };
   }
 
   /**

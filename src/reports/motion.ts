@@ -204,7 +204,7 @@ export class MotionTracker extends SilenceRules {
     const c = this.candidate;
     const first = c[0];
     // the move began at its first fix after a silence at a stop, by that fix's speed alone, and f says it was noise
-    if (late && c.length === 1 && first === run.start && this.parkedNoise(first, f)) return this.noiseAfterSilence(late, first, f, out);
+    if (late && c.length === 1 && first === late.first && this.parkedNoise(first, f)) return this.noiseAfterSilence(late, first, f, out);
     const rest = this.restFrom;
     if (rest && this.restPending()) {
       // its first fix after the silence crawled on to f at the speed it reads: no report shows the unit at rest, it moved across

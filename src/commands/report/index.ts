@@ -19,9 +19,9 @@ decides; shorter ones are short moves: not trips, but their distance counts in t
 that comes back to the stop it left within 3 stop radii, or with a single fix beyond it, is jitter.
 Every silence after which the unit is elsewhere is explained, whatever its length: at rest before
 and not driving after it, a trip from the last report before it to the first after it; at rest
-before and driving after it, a stop until that first fix when the way at the speed it drives leaves
---min-stop of the silence (a tracker whose first fix comes minutes after it drove off), else the
-trip from the last report; moving before it, the move goes on across it. The distance across is the
+before and driving after it, a stop until the way to that first fix began (at the speed it drives)
+when the way leaves --min-stop of the silence (a tracker whose first fix comes minutes after it
+drove off), else the trip from the last report; moving before it, the move goes on across it. The distance across is the
 odometer's or the straight line. A trip that crossed a silence longer than --max-gap (default 1h) in
 which the unit moved is marked inferred: true (no report shows that part; the reports around the
 silence bound its start and end). A fix implying more than --outlier-speed km/h (default 300) from
