@@ -189,7 +189,7 @@ export abstract class SilenceRules extends SilenceJudgements {
       if (!place.confirmed && this.aStop(from.t - place.arrival.t)) place.confirmed = true;
       const creeps = !parked && !f.going && f.speed > 0 && !this.ending;
       this.tellSilence(place.last, f, at !== f
-        ? `motion_state stopped before it and moving after it, ${Math.round(distKm(place.last, f) * 1000)} m away: it stood at both places; the way at ${place.cameAtKmh} km/h, the speed it came at, takes ${Math.round(f.t - place.last.t - stand)} s of it, the two stands share the rest (about ${Math.round(stand / 2)} s each)`
+        ? `motion_state stopped before it and moving after it: it stood at both places; the way at ${place.cameAtKmh} km/h, the speed it came at, takes ${Math.round(f.t - place.last.t - stand)} s of it, the two stands share the rest (about ${Math.round(stand / 2)} s each)`
         : from !== place.last
         ? `motion_state stopped on both sides: it stood here about ${from.t - place.last.t} s more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
         : creeps
