@@ -51,9 +51,10 @@ export abstract class MotionCore {
    * through (depart: that fix, `first`, read a driving speed, so the unit set off late in the
    * silence, as long before it as the way takes at that speed): that stop, and whether it was
    * confirmed before depart, until the next fix says whether the speed was a parked fix's noise
-   * (the tracker's 'moving' there, its odometer still: noiseAfterSilence).
+   * (the tracker's 'moving' there, its odometer still: noiseAfterSilence). `story`: --explain's story of
+   * that silence, told once the next fix says the speed was no noise (else noiseAfterSilence tells its own).
    */
-  protected lateStart: { place: Place; confirmed: boolean; first: Fix } | undefined;
+  protected lateStart: { place: Place; confirmed: boolean; first: Fix; story: string } | undefined;
   /** finish() is stepping the stream's last fix. */
   protected ending = false;
   /** What push() completes, handed out as a new array only when it holds something (most reports complete nothing). */

@@ -228,6 +228,7 @@ export abstract class SilenceRules extends SilenceJudgements {
     let drove = false;
     /** Set off late in the silence by f's driving speed alone: when the way to f at it began (it stood until then). */
     let setOffAt = 0;
+    let lateStory = '';
     if (silent >= this.params.minStopDurationS) {
       // Said 'stopped' here (cameAtKmh), driving after the silence: the tracker's word that it stood; as when it says 'stopped'
       // on both sides, it stood until the way at the speed it came at (or f's, when faster) ends at f: a departure dated in
@@ -237,11 +238,15 @@ export abstract class SilenceRules extends SilenceJudgements {
       drove = !this.aStop(stood);
       if (!drove && !place.confirmed && this.aStop(place.last.t - place.arrival.t + stood)) place.confirmed = true;
       if (!drove && kmh === 0 && f.going && !crept && !this.isSetOff(f) && place.setOff === undefined) setOffAt = Math.round(f.t - silent + stood);
-      this.tellSilence(place.last, f, drove
+      const story = drove
         ? `${f.going ? `driving after it, and the way at ${f.speed}` : `crawling across it, and the way at ${Math.max(place.last.speed, f.speed)}`} km/h takes most of it: the unit left at the last report before it`
         : kmh > 0
           ? `motion_state stopped before it and driving after it: it stood here about ${Math.round(stood)} s more (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
-          : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from ${setOffAt > 0 ? 'then' : 'the first fix after it'}`);
+          : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from ${setOffAt > 0 ? 'then' : 'the first fix after it'}`;
+      // set off late by f's speed alone: the next fix may show that speed to be a parked fix's noise, a story of its own
+      // (noiseAfterSilence), so this one is told once the next fix says it is not (step)
+      if (setOffAt > 0) lateStory = story;
+      else this.tellSilence(place.last, f, story);
       if (kmh > 0 && !drove) {
         const from = fixAt(place.last, Math.round(f.t - silent + stood));
         place.departure = from;
@@ -281,7 +286,7 @@ export abstract class SilenceRules extends SilenceJudgements {
     this.runPartial = partial;
     this.candidate = [f];
     // set off late in the silence, by f's driving speed alone: the next fix may show that speed to be a parked fix's noise
-    if (late) this.lateStart = { place, confirmed, first: f };
+    if (late) this.lateStart = { place, confirmed, first: f, story: lateStory };
   }
 
   /**

@@ -161,6 +161,10 @@ export class MotionTracker extends SilenceRules {
       this.step(held, out);
       this.ending = false;
     }
+    // a late start at the last fix: no fix after it says its speed was noise
+    const late = this.lateStart;
+    this.lateStart = undefined;
+    if (late) this.tellSilence(late.place.last, late.first, late.story);
     // a stop since the silence waited for a fix after its first: none came, so it stands
     if (this.run && this.restPending()) this.arrive(out);
     const place = this.place;
@@ -205,6 +209,7 @@ export class MotionTracker extends SilenceRules {
     const first = c[0];
     // the move began at its first fix after a silence at a stop, by that fix's speed alone, and f says it was noise
     if (late && c.length === 1 && first === late.first && this.parkedNoise(first, f)) return this.noiseAfterSilence(late, first, f, out);
+    if (late) this.tellSilence(late.place.last, late.first, late.story);
     const rest = this.restFrom;
     if (rest && this.restPending()) {
       // its first fix after the silence crawled on to f at the speed it reads: no report shows the unit at rest, it moved across

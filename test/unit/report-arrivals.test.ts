@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
+import { DEFAULTS } from '../../src/reports/params.js';
+import type { Explanation } from '../../src/reports/segments.js';
 import { away, collect, halt, near, setOff, T0, Track } from './report-fixture.js';
 
 test('driving into a silence, then motion_state stopped elsewhere, a parked report and moving: the trip ends at the stopped report', async () => {
@@ -188,4 +190,10 @@ test('motion_state stopped, an hour and more asleep, a first fix 2.4 km on readi
   const t = await collect(trips(u.reports));
   assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]).slice(0, 3), [[first, stopped, false], [note, woke, true], [moving, u.t - 1800, false]]);
   near(t[1]?.distanceKm ?? 0, 2.72, 0.01, 'the odometer over the silence');
+  // --explain tells one story of that silence: the one chosen, not first the late start the next fix undid
+  const told: Explanation[] = [];
+  await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  const silence = told.filter((e) => e.kind === 'gap' && e.from === note && e.to === woke);
+  assert.equal(silence.length, 1, silence.map((e) => e.reason).join('\n'));
+  assert.match(silence[0]?.reason ?? '', /parked fix's noise|at rest before it/);
 });
