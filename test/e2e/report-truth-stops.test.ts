@@ -25,9 +25,9 @@
  *   `stopped` report, then a silence until a first fix on the next trip, as an ignition-powered
  *   tracker does), and the two stops of 5 minutes or more on either side of a trip inside a
  *   silence from a `stopped` report to a `moving` report (see bothSides), is found, placed within
- *   100 m of where the unit stood, except one that began
- *   before the history or the unit's first report (cut by its start). Two stops that a short move
- *   within the stop radius parts (a unit moved a few metres across a yard) are one.
+ *   100 m of where the unit stood, except one that began before the history or the unit's first
+ *   report (cut by its start). Two stops that a short move within the stop radius parts (a unit
+ *   moved a few metres across a yard) are one.
  * - Nothing more: every whole trip and stop found is one of the truth's.
  */
 import { describe, test } from 'node:test';
