@@ -4,7 +4,7 @@
  * last few minutes whatever the length of the history. This file holds the tracker's entry
  * points (push, finish: the outlier rule and the stream's edges) and the step of each fix; its
  * state and the steps that close segments are in motion-core.ts, the silence rules in
- * motion-silence.ts (what they read of fixes in motion-judge.ts).
+ * motion-silence.ts and motion-depart.ts (what they read of fixes in motion-judge.ts).
  *
  * Where the unit was decides, not its reported speed alone: real trackers fall silent while
  * parked, report every second or every few minutes, and read 5-30 km/h from the noise of a
@@ -38,7 +38,7 @@
  *   single fix beyond the radius is a jump that the speed rule could not tell (sparse
  *   reports): either way the stop goes on.
  * - Silences (a logger asleep at rest, the tracker's motion_state word across a silence, every
- *   silence after which the unit is elsewhere): motion-silence.ts.
+ *   silence after which the unit is elsewhere): motion-silence.ts, motion-depart.ts.
  * - The stream's edges cut: what began before the first fix or goes on after the last is
  *   partial (a lone last fix elsewhere too: whether it is a jump is not decided; not a move that
  *   ended at the tracker's 'stopped' report, its followers still there), an edge stop
@@ -57,7 +57,7 @@ import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
 import { ROLL_KM } from './motion-judge.js';
-import { SilenceRules } from './motion-silence.js';
+import { DepartureRules } from './motion-depart.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
 
@@ -65,7 +65,7 @@ import { NONE } from './stream.js';
  * The segmentation state machine of one unit. push() takes reports in date order and
  * returns the segments they completed, in time order (a stop before the move that ends it).
  */
-export class MotionTracker extends SilenceRules {
+export class MotionTracker extends DepartureRules {
   private isMoving(r: ReportPoint): boolean {
     const p = r.properties;
     if (this.params.useMotionState) {

@@ -21,7 +21,7 @@ export const JITTER_RADII = 3;
  * nearer); else any time between (by time). An f the move arrived at its stop by (`atRest`: the
  * stop's arrival, motion-core.ts) is not driving here, whatever speed it reads (a parked fix's
  * noise). So a silence over midnight gives its way to the day it was driven on, as the motion
- * tracker's silence rules read it (motion-silence.ts).
+ * tracker's silence rules read it (motion-silence.ts, motion-depart.ts).
  */
 function drivenIn(a: Fix, f: Fix, km: number, atRest: boolean): Array<[number, number, number]> {
   const going = f.going && !atRest;
