@@ -40,7 +40,10 @@ export abstract class MotionCore {
   protected run: Move | undefined;
   /** The stop the move in progress left (emitted once the move is decided: it may have been jitter). */
   protected left: Place | undefined;
-  /** The fixes of the move not yet committed to it: they may be the start of a stop. */
+  /**
+   * The fixes of the move not yet committed to it: they may be the start of a stop. Changed in
+   * place by step() alone (pushed to, dropFront of motion.ts); elsewhere replaced by a new array.
+   */
   protected candidate: Fix[] = [];
   /** The move in progress began at the stream's first fix (or the first after a gap): the unit was already moving. */
   protected runPartial = false;
