@@ -42,7 +42,7 @@ export abstract class MotionCore {
   protected left: Place | undefined;
   /**
    * The fixes of the move not yet committed to it: they may be the start of a stop. Changed in
-   * place by step() alone (pushed to, dropFront of motion.ts); elsewhere replaced by a new array.
+   * place by step() alone (pushed to, its front dropped: anchors.ts); elsewhere replaced by a new array.
    */
   protected candidate: Fix[] = [];
   /** The move in progress began at the stream's first fix (or the first after a gap): the unit was already moving. */

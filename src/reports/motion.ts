@@ -52,7 +52,8 @@
  * drove counts the odometer's kilometres, or at least the straight hop.
  */
 import type { ReportPoint } from '../api/types.js';
-import { crawledOn, creeps, distKm, fartherThan, fixOf, jumpToNextOnly, legKm, outlierReason, speedOf, type Fix } from './fix.js';
+import { Anchors } from './anchors.js';
+import { crawledOn, creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, type Fix } from './fix.js';
 import { hasPosition } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
@@ -66,6 +67,9 @@ import { NONE } from './stream.js';
  * returns the segments they completed, in time order (a stop before the move that ends it).
  */
 export class MotionTracker extends DepartureRules {
+  /** What reanchoring a move's candidate measures, kept from fix to fix. */
+  private readonly anchors = new Anchors();
+
   private isMoving(r: ReportPoint): boolean {
     const p = r.properties;
     if (this.params.useMotionState) {
@@ -195,8 +199,8 @@ export class MotionTracker extends DepartureRules {
     }
     const place = this.place;
     if (place) {
-      // no candidate while the unit stands: the flags of the last one hold none of its fixes
-      if (this.nearOf !== undefined) this.forgetNear();
+      // no candidate while the unit stands: what was measured of the last one keeps none of its fixes
+      this.anchors.forget();
       if (place.holds(f, this.radiusKm)) {
         place.add(f);
         // still here, at rest, --min-stop after it said moving (it moved a few metres, or never set off): that word starts no trip
@@ -247,17 +251,17 @@ export class MotionTracker extends DepartureRules {
     }
     if (away) {
       this.restFrom = undefined;
-      const i = this.reanchor(f);
+      const i = this.anchors.first(c, f, this.radiusKm);
       const last = c[c.length - 1] as Fix;
       if (i === c.length && f.t - last.t > this.params.maxGapS) {
         this.tellSilence(last, f, 'moving before it, not at rest on both sides: the move went on across it');
       }
       for (let k = 0; k < i; k++) run.add(c[k] as Fix);
-      this.dropFront(c, i);
+      this.anchors.drop(c, i);
     }
     if (c.length >= MAX_HELD) {
       run.add(c[0] as Fix);
-      this.dropFront(c, 1);
+      this.anchors.drop(c, 1);
     }
     c.push(f);
     if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
@@ -284,73 +288,5 @@ export class MotionTracker extends DepartureRules {
     if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
     const delta = o2 - o1;
     return delta >= 0 && delta + this.radiusKm < distKm(a, b) ? delta : undefined;
-  }
-
-  /**
-   * Whether each candidate fix has every later one within the radius (near[k] for candidate[k],
-   * over the fixes before nearCount), kept as fixes join the candidate and leave its front
-   * (dropFront), and the way along the candidate's legs to each fix (path[k], km from an earlier
-   * fix): a fix less than the radius along the way from another is within the radius of it (no
-   * great circle is longer than a way between its ends), so a driving unit's fix is measured
-   * only against the held fixes that lie farther along the way than the radius, each pair once.
-   * Made again when the candidate is a new array.
-   */
-  private readonly near: boolean[] = [];
-  private readonly path: number[] = [];
-  private nearOf: Fix[] | undefined;
-  private nearCount = 0;
-
-  private forgetNear(): void {
-    this.nearOf = undefined;
-    this.near.length = 0;
-    this.path.length = 0;
-    this.nearCount = 0;
-  }
-
-  /** Takes the candidate's first n fixes off (the candidate array itself, as near follows it). */
-  private dropFront(c: Fix[], n: number): void {
-    // a moving unit drops one fix a report: shift() makes no array of the removed, as splice() does
-    if (n === 1) c.shift();
-    else c.splice(0, n);
-    if (this.nearOf !== c) return;
-    if (n === 1) {
-      this.near.shift();
-      this.path.shift();
-    } else {
-      this.near.splice(0, n);
-      this.path.splice(0, n);
-    }
-    this.nearCount = this.near.length;
-  }
-
-  /** The way along the candidate's legs to a fix b after its fix j (path[j] on). */
-  private wayTo(j: number, b: Fix): number {
-    return (this.path[j] as number) + legKm(this.candidate[j] as Fix, b);
-  }
-
-  /** The smallest i ≥ 1 such that the candidate's fixes from i on and f are within the radius of fix i; the length when none is. */
-  private reanchor(f: Fix): number {
-    const c = this.candidate;
-    const near = this.near;
-    const path = this.path;
-    const r = this.radiusKm;
-    if (this.nearOf !== c) {
-      this.forgetNear();
-      this.nearOf = c;
-    }
-    // fixes less than this along the way from each other: within the radius (a margin far wider than the rounding of legs and sums)
-    const reach = r * (1 - 1e-6);
-    for (let j = this.nearCount; j < c.length; j++) {
-      const b = c[j] as Fix;
-      const way = j === 0 ? 0 : this.wayTo(j - 1, b);
-      // the ways grow along the candidate: from the first fix within reach of b on, all are
-      for (let k = 0; k < j && way - (path[k] as number) >= reach; k++) if (near[k] && fartherThan(c[k] as Fix, b, r)) near[k] = false;
-      path.push(way);
-      near.push(true);
-    }
-    this.nearCount = c.length;
-    const way = this.wayTo(c.length - 1, f);
-    for (let i = 1; i < c.length; i++) if (near[i] && (way - (path[i] as number) < reach || !fartherThan(c[i] as Fix, f, r))) return i;
-    return c.length;
   }
 }
