@@ -9,7 +9,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,13 +30,24 @@ const CONTAINER_TOKEN = 'pod-identity-token-1';
 const SSO_TOKEN = 'sso-access-token-1';
 const ROLE = 'arn:aws:iam::111122223333:role/fleet-lake';
 
-/** A loopback port that nobody listens on. */
+/**
+ * A loopback port that refuses connections, and goes on refusing: one below the ephemeral range
+ * that nothing listens on now (a port freed after listening on 0 was taken by another test's
+ * server under load, which answered 404).
+ */
 async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
+  for (const port of [1, 9, 13, 17, 19, 37, 79]) {
+    const refused = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(false);
+      });
+      socket.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+    });
+    if (refused) return port;
+  }
+  throw new Error('no refusing loopback port below 80');
 }
 
 describe('S3 credentials as the AWS tools find them', () => {
