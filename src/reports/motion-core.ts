@@ -101,14 +101,15 @@ export abstract class MotionCore {
     const rest = this.restFrom;
     this.restFrom = undefined;
     const k = rest ? 0 : Math.max(0, this.arrivalIndex(c));
-    if (rest) run.hop(c[0] as Fix);
+    let arrival = rest;
+    if (rest) arrival = run.driveInto(c[0] as Fix);
     else {
       for (let i = 0; i <= k; i++) run.add(c[i] as Fix, i === k);
       // still driving at its arrival fix (the next one covers far less than its speed says): it rolled on to the next one's place
       const next = c[k + 1];
       if (next && (c[k] as Fix).going) run.hop(next);
     }
-    const stop = new Place(c[k] as Fix, true, false, rest);
+    const stop = new Place(c[k] as Fix, true, false, arrival);
     for (let i = k + 1; i < c.length; i++) stop.add(c[i] as Fix);
     this.candidate = [];
     const left = this.left;
@@ -157,7 +158,7 @@ export abstract class MotionCore {
     if (!this.explain) return;
     const until = place.departure ?? place.last;
     const silence = place.longestSilence >= 600 ? `, through a silence of ${place.longestSilence} s at the same place` : '';
-    const rest = place.arrival !== place.first ? `, at rest from the last report before a silence of ${place.first.t - place.arrival.t} s` : '';
+    const rest = place.arrival !== place.first ? `, at rest ${place.first.t - place.arrival.t} s before the first report after a silence` : '';
     const cut = seg.partial ? '; cut by the edge of the reports' : '';
     this.tell('stop', place.arrival, until, null, place.centre,
       `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.arrival.t} s (at least --min-stop ${this.params.minStopDurationS} s)${rest}${silence}${cut}`);

@@ -101,7 +101,9 @@ export abstract class SilenceRules extends SilenceJudgements {
       for (let i = 0; i < k; i++) run.add(c[i] as Fix);
       this.candidate = [...c.slice(k), f];
       this.restFrom = rested ? q : undefined;
-      this.tell('gap', q, s, distKm(q, s), null, `silent ${s.t - q.t} s, then motion_state moving here: the unit had stopped ${rested ? 'from its last report before the silence' : 'by its first fix here'}`);
+      // driving at its last report before the silence, it arrived as long after it as the way takes at that speed (arrive)
+      const since = !rested ? 'by its first fix here' : q.going && q.speed > 0 ? `where the way from its last report before the silence, at the ${q.speed} km/h that report read, ended` : 'from its last report before the silence';
+      this.tell('gap', q, s, distKm(q, s), null, `silent ${s.t - q.t} s, then motion_state moving here: the unit had stopped ${since}`);
       this.arrive(out);
       return true;
     }

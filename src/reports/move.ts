@@ -3,7 +3,7 @@
  * day when the tracker has a clock.
  */
 import type { Day, DayClock } from './days.js';
-import { distKm, legKm, segmentKm, type Fix } from './fix.js';
+import { distKm, fixAt, legKm, segmentKm, type Fix } from './fix.js';
 import type { Centre } from './place.js';
 import type { DayPart, TripSegment } from './segments.js';
 
@@ -135,6 +135,26 @@ export class Move {
       if (driving) part.drivingTime += to - t;
       t = to;
     }
+  }
+
+  /**
+   * The unit drove into a silence at this.last and is at rest at f after it: it drove on at the
+   * speed it reported there (as a late start is dated by its first fix's, motion-depart.ts) and
+   * arrived as long after as the way takes, f at the latest; it stood the rest of the silence. The
+   * move ends at f's place, dated so; that end is returned (the stop's arrival). Without a speed: hop.
+   */
+  driveInto(f: Fix): Fix {
+    const a = this.last;
+    const at = a.going && a.speed > 0 ? Math.min(f.t, Math.round(a.t + (segmentKm(a, f) * 3600) / a.speed)) : a.t;
+    if (at <= a.t) {
+      this.hop(f);
+      return a;
+    }
+    // the silence across which it moved is the whole one (an estimate dates the arrival in it)
+    this.silent(a, f);
+    const end = fixAt(f, at);
+    this.add(end, true);
+    return end;
   }
 
   /** The way from this.last to f counts as distance, not as time: the unit went there in a silence and stood. */

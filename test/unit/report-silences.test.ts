@@ -8,7 +8,7 @@ import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
 import { collect, halt, kmPerDegLng, near, setOff, T0, Track } from './report-fixture.js';
 
-test('a sleeping logger whose stop has no report: the next motion_state moving says it stood there from its last report', async () => {
+test('a sleeping logger whose stop has no report: the next motion_state moving says it stood there from when the way from its last report ended', async () => {
   const u = new Track().park(1800, 600);
   setOff(u, 10);
   const arrival = u.t;
@@ -18,11 +18,12 @@ test('a sleeping logger whose stop has no report: the next motion_state moving s
   u.gap(25 * 60); // no parked report before it sets off again
   const departure = setOff(u, 5);
   u.park(1800, 600);
+  const parked = arrival + 27; // the 300 m at the 40 km/h it read
   const t = await collect(trips(u.reports));
-  assert.deepEqual(t.map((x) => [x.end === arrival, x.start === departure, x.partial]).slice(0, 2), [[true, false, false], [false, true, false]]);
+  assert.deepEqual(t.map((x) => [x.end === parked, x.start === departure, x.partial]).slice(0, 2), [[true, false, false], [false, true, false]]);
   assert.equal(t.length, 2, 'two trips, not one through the silence');
   const s = await collect(stops(u.reports));
-  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[arrival, departure], [u.t - 1800, null]]);
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[parked, departure], [u.t - 1800, null]]);
   near(s[1]?.lng ?? 0, u.reports.find((r) => r.properties.date === departure)?.properties.lng ?? 0, 1e-6, 'placed where it set off');
 });
 
@@ -139,7 +140,7 @@ test('motion_state moving after a silence over --max-gap: an inferred trip acros
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, left], [u.t - 1800, null]]);
 });
 
-test('driving before a silence, at rest after it where a road leads (the odometer a little over the straight line), then motion_state moving: it drove there and stood, a stop from its last report before the silence', async () => {
+test('driving before a silence, at rest after it where a road leads (the odometer a little over the straight line), then motion_state moving: it drove there and stood, a stop from when the way at its last report\'s speed ends', async () => {
   const u = new Track().park(1800, 600);
   setOff(u, 10);
   const before = u.t;
@@ -155,7 +156,7 @@ test('driving before a silence, at rest after it where a road leads (the odomete
   const s = await collect(stops(u.reports));
   const stop = s.find((x) => x.departure === departure);
   assert.ok(stop, `a stop until it set off: ${JSON.stringify(s)}`);
-  assert.equal(stop.arrival, before, 'from the last report before the silence (the truth lies in the silence: no report is nearer)');
+  assert.equal(stop.arrival, before + 353, 'from when the way at the 27 km/h of the last report before the silence ends (2.65 km by the odometer: 353 s)');
   assert.ok(stop.duration >= 300, `at least --min-stop: ${stop.duration} s`);
   near(stop.lat, u.reports.find((r) => r.properties.date === departure)?.properties.lat ?? 0, 1e-6, 'where it stood, not where it was driving');
 });
@@ -175,7 +176,7 @@ test('motion_state stopped, then silent 45 minutes and 28 km away at rest, the o
   near(t[1]?.distanceKm ?? 0, 28, 0.002, 'the odometer over the silence');
 });
 
-test('driving, silent 35 minutes and at rest 600 m on, silent 95 minutes and 20 km away: a stop from the last drive report, then a trip in the second silence, inferred', async () => {
+test('driving, silent 35 minutes and at rest 600 m on, silent 95 minutes and 20 km away: a stop from when the way at the last drive report\'s speed ends, then a trip in the second silence, inferred', async () => {
   const u = new Track({ odometer: 2000 }).park(1800, 600);
   setOff(u, 10);
   const lastDriving = u.t - 30;
@@ -190,7 +191,8 @@ test('driving, silent 35 minutes and at rest 600 m on, silent 95 minutes and 20 
   const there = u.t;
   u.park(1800, 600);
   const s = await collect(stops(u.reports));
-  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[lastDriving, rest], [there, null]]);
+  // the 930 m from the last drive report (the odometer's) at the 40 km/h it read: 84 s
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[lastDriving + 84, rest], [there, null]]);
   const t = await collect(trips(u.reports));
   assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]).slice(1), [[rest, there, true]]);
   near(t[1]?.distanceKm ?? 0, 20, 0.002, 'the odometer over the second silence');
@@ -263,10 +265,11 @@ test('driving, silent 50 minutes and 8 km on, then crawling at 3.4 km/h: no repo
   assert.deepEqual(t.map((x) => [x.start, x.end]), [[crawl.start, end]], 'one trip through the silence');
   near(t[0]?.distanceKm ?? 0, 1 / 3 + 10 + 8.05 + 1.5 + 3, 0.01, 'the odometer over the silence, and the crawl');
   assert.equal((await collect(stops(crawl.u.reports))).length, 2, 'parked before and after only');
-  // parked there, its fix reading the noise of 0.4 km/h: it stood from its last report before the silence
+  // parked there, its fix reading the noise of 0.4 km/h: it stood from when the way from its last report before the
+  // silence ended (the 8.38 km of the odometer at the 40 km/h it read: 754 s)
   const parked = build((u) => u.park(1800, 600, { spikes: [0.4, 0] }));
-  assert.deepEqual((await collect(stops(parked.u.reports))).map((x) => [x.arrival, x.departure]).slice(1), [[parked.lastDriving, null]]);
-  // the same fix, then silent 95 minutes and 20 km away: a stop from its last drive report to that fix
+  assert.deepEqual((await collect(stops(parked.u.reports))).map((x) => [x.arrival, x.departure]).slice(1), [[parked.lastDriving + 754, null]]);
+  // the same fix, then silent 95 minutes and 20 km away: a stop from when the way from its last drive report ended to that fix
   const left = build((u) => {
     u.emit({ speed: 0.4 });
     u.t += 95 * 60;
@@ -274,5 +277,5 @@ test('driving, silent 50 minutes and 8 km on, then crawling at 3.4 km/h: no repo
     u.odometer = (u.odometer ?? 0) + 20;
     u.park(1800, 600);
   });
-  assert.deepEqual((await collect(stops(left.u.reports))).map((x) => [x.arrival, x.departure]).slice(1, 2), [[left.lastDriving, left.there]]);
+  assert.deepEqual((await collect(stops(left.u.reports))).map((x) => [x.arrival, x.departure]).slice(1, 2), [[left.lastDriving + 754, left.there]]);
 });

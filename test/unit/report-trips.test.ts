@@ -117,10 +117,10 @@ test('driving before and after a silence, a short way on: it stood for most of t
   const back = u.t;
   u.drive(5, 30, 60).park(1800, 600);
   const got = await collect(trips(u.reports));
-  // the first ends where it parked, 500 m on in a silence over --max-gap that no report shows: inferred
-  assert.deepEqual(got.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, silent, true], [back, u.t - 1800, false]]);
+  // the first ends where it parked, 500 m on (60 s at the 30 km/h it read) in a silence over --max-gap that no report shows: inferred
+  assert.deepEqual(got.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, silent + 60, true], [back, u.t - 1800, false]]);
   const s = await collect(stops(u.reports));
-  assert.deepEqual(s[1] && [s[1].arrival, s[1].departure], [silent, back], 'a stop through the silence');
+  assert.deepEqual(s[1] && [s[1].arrival, s[1].departure], [silent + 60, back], 'a stop through the silence');
 });
 
 test('a move is a trip when it is long enough in distance or in time (Traccar\'s rule); shorter ones are short moves', async () => {

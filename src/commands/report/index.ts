@@ -21,7 +21,8 @@ Every silence after which the unit is elsewhere is explained, whatever its lengt
 and not driving after it, a trip from the last report before it to the first after it; at rest
 before and driving after it, a stop until the way to that first fix began (at the speed it drives)
 when the way leaves --min-stop of the silence (a tracker whose first fix comes minutes after it
-drove off), else the trip from the last report; moving before it, the move goes on across it. The distance across is the
+drove off), else the trip from the last report; driving before and at rest after it with --min-stop of it left,
+a stop from when the way at the last report's speed ends; else the move goes on across it. The distance across is the
 odometer's or the straight line. A trip that crossed a silence longer than --max-gap (default 1h) in
 which the unit moved is marked inferred: true (no report shows that part; the reports around the
 silence bound its start and end). A fix implying more than --outlier-speed km/h (default 300) from
