@@ -152,7 +152,7 @@ export class Move {
     }
     // the silence across which it moved is the whole one (an estimate dates the arrival in it)
     this.silent(a, f);
-    const end = fixAt(f, at);
+    const end = at < f.t ? fixAt(f, at) : f;
     this.add(end, true);
     return end;
   }
