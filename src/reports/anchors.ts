@@ -14,9 +14,8 @@ import { fartherThan, legKm, type Fix } from './fix.js';
 export class Anchors {
   private readonly near: boolean[] = [];
   private readonly path: number[] = [];
-  /** The candidate array near and path describe (its fixes before count): any other is measured afresh. */
+  /** The candidate array near and path describe (its first near.length fixes): any other is measured afresh. */
   private of: Fix[] | undefined;
-  private count = 0;
 
   /** No candidate (the unit stands): nothing of the last one is kept. */
   forget(): void {
@@ -24,7 +23,6 @@ export class Anchors {
     this.of = undefined;
     this.near.length = 0;
     this.path.length = 0;
-    this.count = 0;
   }
 
   /** Takes the first n fixes off the candidate c (the array itself, as near and path follow it). */
@@ -40,7 +38,6 @@ export class Anchors {
       this.near.splice(0, n);
       this.path.splice(0, n);
     }
-    this.count = this.near.length;
   }
 
   /** The smallest i ≥ 1 such that the fixes of c from i on and f are within radiusKm of fix i; c's length when none is. */
@@ -53,7 +50,7 @@ export class Anchors {
     }
     // fixes less than this along the way from each other are within the radius (a margin far wider than the rounding of legs and sums)
     const reach = radiusKm * (1 - 1e-6);
-    for (let j = this.count; j < c.length; j++) {
+    for (let j = near.length; j < c.length; j++) {
       const b = c[j] as Fix;
       const way = j === 0 ? 0 : (path[j - 1] as number) + legKm(c[j - 1] as Fix, b);
       // the ways grow along the candidate: from the first fix within reach of b on, all are
@@ -61,7 +58,6 @@ export class Anchors {
       path.push(way);
       near.push(true);
     }
-    this.count = c.length;
     const last = c.length - 1;
     const way = (path[last] as number) + legKm(c[last] as Fix, f);
     for (let i = 1; i < c.length; i++) if (near[i] && (way - (path[i] as number) < reach || !fartherThan(c[i] as Fix, f, radiusKm))) return i;
