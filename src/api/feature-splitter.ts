@@ -253,11 +253,15 @@ export class FeatureSplitter {
   }
 
   private to(state: S): void {
-    [this.state, this.escape] = [state, false];
+    this.state = state;
+    this.escape = false;
   }
 
   private toNested(state: S): void {
-    [this.state, this.depth, this.inString, this.escape] = [state, 1, false, false];
+    this.state = state;
+    this.depth = 1;
+    this.inString = false;
+    this.escape = false;
   }
 
   private readKey(text: string, chunk: Buffer, i: number): void {

@@ -3,7 +3,7 @@
  * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
  */
 import type { ReportPoint } from '../api/types.js';
-import { cosOfLat, EARTH_RADIUS_KM, haversineTerm, kmOfTerm, odometerKm } from './geo.js';
+import { cosOfLat, EARTH_RADIUS_KM, haversineTerm, kmOfTerm, ODOMETER_SLACK_KM, odometerKm } from './geo.js';
 
 /**
  * A position with the cosine of its latitude (cosOfLat of geo.ts) at hand: a fix is measured
@@ -151,6 +151,9 @@ export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | u
   const inKmh = (ax * 3600) / Math.max(1, Math.abs(x.t - a.t));
   const outKmh = (xc * 3600) / Math.max(1, Math.abs(c.t - x.t));
   if (inKmh > limit && outKmh > limit) return `${Math.round(inKmh)} km/h from the fix before and ${Math.round(outKmh)} km/h to the next (over --outlier-speed ${limit})`;
+  // Legs of ODOMETER_SLACK_KM or less are no odometer jump (odometerKm of geo.ts allows that much), and a way
+  // of twice that is no detour: the usual fix, decided without the odometer.
+  if (ax <= ODOMETER_SLACK_KM && xc <= ODOMETER_SLACK_KM) return undefined;
   // The way from a to c is no longer than the way through x and no shorter than the difference
   // of its legs (with a margin for rounding): bounds that decide the usual fix without it.
   const way = ax + xc;

@@ -49,6 +49,9 @@ export const roundDegrees = (deg: number): number => Math.round(deg * 1e7) / 1e7
 /** The fastest an odometer may advance between two reports, km/h; faster is a jump or a unit change. */
 export const MAX_ODOMETER_KMH = 250;
 
+/** How far an odometer's count may fall short of the straight line, or run ahead of MAX_ODOMETER_KMH, km: its rounding. */
+export const ODOMETER_SLACK_KM = 0.1;
+
 /** Odometer distance between two reports when plausible, else undefined. */
 export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
   const o1 = a.properties.odometer;
@@ -56,8 +59,8 @@ export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): 
   if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
   const delta = o2 - o1;
   if (delta < 0) return undefined; // a reset or a replaced unit
-  if (delta + 0.1 < straightKm * 0.9) return undefined; // stuck, or reset and regrown: shorter than the straight line
+  if (delta + ODOMETER_SLACK_KM < straightKm * 0.9) return undefined; // stuck, or reset and regrown: shorter than the straight line
   const dt = Math.max(0, b.properties.date - a.properties.date);
-  if (delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return undefined; // a jump
+  if (delta > ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * dt) / 3600) return undefined; // a jump
   return delta;
 }

@@ -42,33 +42,46 @@ export function ordered<T>(options: OrderOptions, inner: UnitProcessor<T>): Unit
   const windowS = options.windowS ?? 3600;
   const maxHeld = Math.max(1, options.maxHeld ?? 2000);
   const onLate = options.onLate;
-  // Held reports sorted by date (stable for equal dates), in held[head..]; released slots are
-  // cleared at once so that a released report is not kept alive until the array is compacted.
-  let held: (ReportPoint | undefined)[] = [];
+  // Held reports sorted by date (stable for equal dates): a ring of `size` from `head`, their dates beside them
+  // (the comparisons read no report). A released slot is cleared at once, so that a released report is not kept alive.
+  let ring: (ReportPoint | undefined)[] = new Array<ReportPoint | undefined>(64).fill(undefined);
+  let dates = new Float64Array(64);
+  let mask = 63;
   let head = 0;
+  let size = 0;
   let newest = -Infinity;
   let released: ReportPoint | undefined;
+  let releasedDate = -Infinity;
+
+  /** Twice the room, the held reports from slot 0. */
+  function grow(): void {
+    const n = ring.length;
+    const next = new Array<ReportPoint | undefined>(2 * n).fill(undefined);
+    const nextDates = new Float64Array(2 * n);
+    for (let i = 0; i < size; i++) {
+      next[i] = ring[(head + i) & mask];
+      nextDates[i] = dates[(head + i) & mask] as number;
+    }
+    ring = next;
+    dates = nextDates;
+    mask = 2 * n - 1;
+    head = 0;
+  }
 
   function release(upTo: number): readonly T[] {
     // Most reports release one, or none while the window fills; most released complete nothing: no array then.
-    const first = held[head];
-    if (first === undefined || (first.properties.date > upTo && held.length - head <= maxHeld)) return NONE;
     let out: T[] | undefined;
-    while (head < held.length) {
-      const r = held[head] as ReportPoint;
-      if (r.properties.date > upTo && held.length - head <= maxHeld) break;
-      held[head++] = undefined;
-      if (released && sameReport(released, r)) continue;
+    while (size > 0 && (!((dates[head] as number) > upTo) || size > maxHeld)) {
+      const r = ring[head] as ReportPoint;
+      const date = dates[head] as number;
+      ring[head] = undefined;
+      head = (head + 1) & mask;
+      size--;
+      if (date === releasedDate && sameReport(released as ReportPoint, r)) continue;
       released = r;
+      releasedDate = date;
       const recs = inner.push(r);
       for (let i = 0; i < recs.length; i++) (out ??= []).push(recs[i] as T);
-    }
-    if (head === held.length) {
-      held = [];
-      head = 0;
-    } else if (head >= 64 && head * 2 > held.length) {
-      held = held.slice(head);
-      head = 0;
     }
     return out ?? NONE;
   }
@@ -76,22 +89,31 @@ export function ordered<T>(options: OrderOptions, inner: UnitProcessor<T>): Unit
   return {
     push(report) {
       const date = report.properties.date;
-      if (released && date < released.properties.date) {
+      if (date < releasedDate) {
         onLate?.(report);
         return NONE;
       }
-      const last = held.length > head ? held[held.length - 1] : undefined;
-      if (head === held.length || (last && last.properties.date <= date)) held.push(report);
-      else {
-        // Binary search for the first held report dated after this one: insert before it.
-        let lo = head, hi = held.length;
+      if (size === ring.length) grow();
+      if (size === 0 || (dates[(head + size - 1) & mask] as number) <= date) {
+        const at = (head + size) & mask;
+        ring[at] = report;
+        dates[at] = date;
+      } else {
+        // Binary search for the first held report dated after this one: the ones from there move one on, this one takes its place.
+        let lo = 0, hi = size;
         while (lo < hi) {
           const mid = (lo + hi) >> 1;
-          if ((held[mid] as ReportPoint).properties.date <= date) lo = mid + 1;
+          if ((dates[(head + mid) & mask] as number) <= date) lo = mid + 1;
           else hi = mid;
         }
-        held.splice(lo, 0, report);
+        for (let i = size; i > lo; i--) {
+          ring[(head + i) & mask] = ring[(head + i - 1) & mask];
+          dates[(head + i) & mask] = dates[(head + i - 1) & mask] as number;
+        }
+        ring[(head + lo) & mask] = report;
+        dates[(head + lo) & mask] = date;
       }
+      size++;
       if (date > newest) newest = date;
       return release(newest - windowS);
     },

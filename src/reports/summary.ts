@@ -167,10 +167,11 @@ export function summaryProcessor(
    */
   const settled = (now: number): readonly DaySummary[] => {
     let out: DaySummary[] | undefined;
-    const open = tracker.unsettledSince;
     while (rows.length > 0) {
       const row = rows[0] as Row;
-      if (now < row.day.end || (open !== undefined && open < row.day.end) || (odoSeen && lastOdoT < row.day.end)) break;
+      if (now < row.day.end || (odoSeen && lastOdoT < row.day.end)) break;
+      const open = tracker.unsettledSince;
+      if (open !== undefined && open < row.day.end) break;
       rows.shift();
       (out ??= []).push(record(row));
     }
