@@ -69,6 +69,8 @@ export class FeatureSplitter {
     private readonly reader?: CutReader,
     /** The checking expression: one kept from an earlier reply knows its shape already. */
     private readonly check = new FeatureCheck(),
+    /** Whether a report may be printed as sent: false where none is (a report run reads only points), and then no chunk is searched and no report is verbatim. */
+    private readonly printed = true,
   ) {}
 
   /** Feeds one chunk; returns the features completed in it, as text. */
@@ -80,7 +82,8 @@ export class FeatureSplitter {
   cut(chunk: Buffer): Report[] {
     const out: Report[] = [];
     const n = chunk.length;
-    const chunkClean = clean(chunk);
+    // four native searches of the whole chunk, skipped where no report is printed (a report's reply)
+    const chunkClean = this.printed && clean(chunk);
     this.verbatim = chunkClean && this.cleanBefore; // a feature may have begun in a chunk before
     let latin1: string | undefined;
     let loaded = false; // the chunk is in the point reader

@@ -3,7 +3,7 @@
  * Per unit: trips(), stops(), summary(), visits(), overspeed episodes; for a merged stream of many units,
  * byUnit(stream, () => tripProcessor(params)) and the like.
  */
-export { byUnit, run, type UnitProcessor } from './stream.js';
+export { byUnit, NONE, run, type UnitProcessor } from './stream.js';
 export { inDateOrder, type OrderOptions } from './order.js';
 export { DEFAULTS, PARAM_FLAGS, validateParams, type ReportParams } from './params.js';
 export { DayClock, type Day } from './days.js';

@@ -209,6 +209,17 @@ test('fast path: malformed envelopes around plain features fail as before', () =
   }
 });
 
+test('a reply whose reports are not printed (a report run) searches no chunk: no report is verbatim, the points are the same', () => {
+  const text = body([bench, fast[1] as string, bench]);
+  const printed = new FeatureSplitter(200, new PointReader());
+  const unprinted = new FeatureSplitter(200, new PointReader(), undefined, false);
+  const want = printed.cut(text);
+  const got = unprinted.cut(text);
+  assert.deepEqual(want.map((r) => r.verbatim), [true, true, true]);
+  assert.deepEqual(got.map((r) => r.verbatim), [false, false, false]);
+  assert.deepEqual(got.map(pointFields), want.map(pointFields));
+});
+
 test('verbatim: exact for C1 (0xC2 0x80–0x9F), and a feature spanning chunks is dirty if any of its chunks was', () => {
   const s = new FeatureSplitter(200);
   s.cut(Buffer.from('{"features":['));
