@@ -52,6 +52,13 @@ export const MAX_ODOMETER_KMH = 250;
 /** How far an odometer's count may fall short of the straight line, or run ahead of MAX_ODOMETER_KMH, km: its rounding. */
 export const ODOMETER_SLACK_KM = 0.1;
 
+/**
+ * The largest step of an odometer that counts in steps (whole kilometres, whole miles): one that
+ * reads the same for minutes while the unit drives, then a step in a second. Such a step is no
+ * jump when the unit could have driven it since the odometer last changed (summary.ts).
+ */
+export const ODOMETER_STEP_KM = 2;
+
 /** Odometer distance between two reports when plausible, else undefined. */
 export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
   const o1 = a.properties.odometer;

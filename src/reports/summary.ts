@@ -9,8 +9,9 @@
  * drove on the day, so such a trip counts on both days. distanceKm and drivingTime include
  * the short moves (not trips: under both trip minimums), so the day's kilometres are all
  * there. odometerKm is the odometer's own count for the day: the sum of its plausible
- * increases between consecutive reports (a reset or a jump adds nothing), shared between days
- * by time like the moves; null when no report of the day carried one. A disagreement
+ * increases between consecutive reports (a reset or a jump adds nothing; an odometer that counts
+ * whole kilometres steps once in a while, each step plausible by the time since the step before),
+ * shared between days by time like the moves; null when no report of the day carried one. A disagreement
  * between distanceKm and odometerKm shows where one of them is wrong. stoppedTime is the
  * time the unit was observed (from its first to its last report in the stream) on the day
  * and not moving, silences included, as the stops report counts them. maxSpeed is the highest speed
@@ -20,7 +21,7 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
-import { MAX_ODOMETER_KMH } from './geo.js';
+import { MAX_ODOMETER_KMH, ODOMETER_SLACK_KM, ODOMETER_STEP_KM } from './geo.js';
 import { MotionTracker } from './motion.js';
 import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
@@ -78,10 +79,11 @@ export function summaryProcessor(
   const { explain, window, ...order } = options;
   const clock = new DayClock(tz);
   const tracker = new MotionTracker(params, { clock, explain });
-  /** Whether a report carried an odometer, and the date and odometer of the last that did: numbers, not an object a report. */
+  /** Whether a report carried an odometer, the date and odometer of the last that did, and since when it read that: numbers, not an object a report. */
   let odoSeen = false;
   let lastOdoT = 0;
   let lastOdoKm = 0;
+  let odoSince = 0;
   /** Open days, oldest first (a stream in date order only ever appends). */
   const rows: Row[] = [];
   let firstEver = Infinity;
@@ -108,11 +110,16 @@ export function summaryProcessor(
     distanceKm: 0, odometerKm: 0, odometerSeen: false, drivingTime: 0, tripTime: 0, maxSpeed: 0, trips: 0,
   });
 
-  /** Shares a plausible odometer increase from (at, akm) to (bt, bkm) between the days it spans, by time. */
-  const addOdometer = (at: number, akm: number, bt: number, bkm: number, unit: Unit): void => {
+  /**
+   * Shares a plausible odometer increase from (at, akm) to (bt, bkm) between the days it spans, by
+   * time: no faster than MAX_ODOMETER_KMH since the report before, or a step of an odometer that
+   * counts in steps, no faster than that since it read akm first (`since`).
+   */
+  const addOdometer = (at: number, akm: number, bt: number, bkm: number, since: number, unit: Unit): void => {
     const delta = bkm - akm;
     const dt = bt - at;
-    if (delta < 0 || delta > 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) return; // a reset or a jump
+    const plausible = delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * dt) / 3600 || (delta <= ODOMETER_STEP_KM && delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * (bt - since)) / 3600);
+    if (!(delta >= 0 && plausible)) return; // a reset or a jump
     if (dt <= 0) {
       const row = rowOf(clock.dayOf(bt), unit);
       row.odometerKm += delta;
@@ -213,8 +220,9 @@ export function summaryProcessor(
       if (typeof odo === 'number' && Number.isFinite(odo)) {
         if (row.startOdometer === null) row.startOdometer = odo;
         row.endOdometer = odo;
-        if (odoSeen) addOdometer(lastOdoT, lastOdoKm, date, odo, p);
+        if (odoSeen) addOdometer(lastOdoT, lastOdoKm, date, odo, odoSince, p);
         else row.odometerSeen = true;
+        if (!odoSeen || odo !== lastOdoKm) odoSince = date;
         odoSeen = true;
         lastOdoT = date;
         lastOdoKm = odo;

@@ -7,7 +7,7 @@ import { DEFAULTS } from '../../src/reports/params.js';
 import { summary, summaryProcessor } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
 import { byUnit } from '../../src/reports/stream.js';
-import { collect, near, report, Track } from './report-fixture.js';
+import { collect, kmPerDegLng, near, report, Track } from './report-fixture.js';
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0) => Date.UTC(y, m - 1, d, h, min) / 1000;
 
@@ -182,7 +182,7 @@ test('reports without a position count as reports of the day', async () => {
 
 test("the odometer's count by day, on messy increases: each plausible one shared between the days it spans by time, as reckoned day by day", async () => {
   const { seeded } = await import('../helpers/messy-json.js');
-  const { MAX_ODOMETER_KMH } = await import('../../src/reports/geo.js');
+  const { MAX_ODOMETER_KMH, ODOMETER_STEP_KM } = await import('../../src/reports/geo.js');
   for (const tz of ['UTC', 'Asia/Kolkata', 'Europe/Berlin']) {
     for (let seed = 1; seed <= 20; seed++) {
       const r = seeded(seed);
@@ -197,14 +197,15 @@ test("the odometer's count by day, on messy increases: each plausible one shared
         const gap = r.pick([0, 1, 30, 600, 3599, 3 * 3600, 26 * 3600]);
         t = r.chance(0.05) ? Math.max(t, r.pick(midnights)) : t + gap;
         if (r.chance(0.05)) t = clock.dayOf(t).end; // midnight sharp
-        km = r.chance(0.03) ? 0 : r.chance(0.03) ? km + 5000 : km + (gap * r.int(60)) / 3600 + r.int(3) / 7;
+        // an odometer that stood, reset, leapt, or counted on (a step of up to 2 km too, when it stood a while)
+        km = r.chance(0.1) ? km : r.chance(0.03) ? 0 : r.chance(0.03) ? km + 5000 : r.chance(0.1) ? km + 1 + r.int(2) / 2 : km + (gap * r.int(60)) / 3600 + r.int(3) / 7;
         // no two alike: none dropped as a repeat
         reports.push(report({ date: t, lat: 52.5 + k / 1e5, lng: 13.4, speed: 0, odometer: r.chance(0.3) ? null : km }));
       }
       const got = await collect(summary(reports, tz, { ...DEFAULTS, reorderWindowS: 0 }));
-      // reckoned day by day, as the summary's rule says (a reset or a jump adds nothing)
+      // reckoned day by day, as the summary's rule says (a reset or a jump adds nothing; a step counts by the time since the odometer read what it stepped from)
       const want = new Map<string, number>();
-      let last: { t: number; km: number } | undefined;
+      let last: { t: number; km: number; since: number } | undefined;
       for (const x of reports) {
         const odo = x.properties.odometer;
         const day = clock.dayOf(x.properties.date).key;
@@ -213,7 +214,8 @@ test("the odometer's count by day, on messy increases: each plausible one shared
         else {
           const delta = odo - last.km;
           const dt = x.properties.date - last.t;
-          if (delta >= 0 && delta <= 0.1 + (MAX_ODOMETER_KMH * dt) / 3600) {
+          const step = delta <= ODOMETER_STEP_KM && delta <= 0.1 + (MAX_ODOMETER_KMH * (x.properties.date - last.since)) / 3600;
+          if (delta >= 0 && (delta <= 0.1 + (MAX_ODOMETER_KMH * dt) / 3600 || step)) {
             if (dt <= 0) want.set(day, (want.get(day) ?? 0) + delta);
             for (let s = last.t; dt > 0 && s < x.properties.date; ) {
               const d = clock.dayOf(s);
@@ -223,7 +225,7 @@ test("the odometer's count by day, on messy increases: each plausible one shared
             }
           }
         }
-        last = { t: x.properties.date, km: odo };
+        last = { t: x.properties.date, km: odo, since: last && last.km === odo ? last.since : x.properties.date };
       }
       const days = got.map((row) => row.day);
       assert.deepEqual(days, [...new Set(days)].sort(), `${tz} seed ${seed}: each day once, in order`);
@@ -234,4 +236,20 @@ test("the odometer's count by day, on messy increases: each plausible one shared
       }
     }
   }
+});
+
+test('an odometer that counts whole kilometres, read every second while the unit drives across midnight: its steps count, day by day', async () => {
+  // 50 km/h for two hours from 23:00 UTC: the odometer reads 8000 + whole kilometres driven, a step every 72 s
+  const t0 = utc(2026, 6, 1, 23);
+  const reports: ReportFeature[] = [];
+  for (let s = 0; s <= 7200; s++) {
+    const km = (50 * s) / 3600;
+    reports.push(report({ date: t0 + s, lat: 48.1, lng: 11.5 + km / kmPerDegLng(48.1), speed: 50, odometer: 8000 + Math.floor(km) }));
+  }
+  const rows = await collect(summary(reports, 'UTC'));
+  // the step to 8050 at midnight sharp was driven in the day's last second (from 8049 at 23:59:59)
+  assert.deepEqual(rows.map((row) => [row.day, row.startOdometer, row.endOdometer, row.odometerKm]), [
+    ['2026-06-01', 8000, 8049, 50],
+    ['2026-06-02', 8050, 8100, 50],
+  ]);
 });
