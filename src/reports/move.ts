@@ -4,6 +4,7 @@
  */
 import type { Day, DayClock } from './days.js';
 import { distKm, fixAt, legKm, segmentKm, type Fix } from './fix.js';
+import { MAX_ODOMETER_KMH, ODOMETER_SLACK_KM, ODOMETER_STEP_KM, odometerKm } from './geo.js';
 import type { Centre } from './place.js';
 import type { DayPart, TripSegment } from './segments.js';
 
@@ -57,6 +58,9 @@ export class Move {
   awayFixes = 0;
   /** The centre of the stop it left, while the move may still be parked jitter around it. */
   private from: Centre | undefined;
+  /** Since when the odometer has read what the last fix reads (the move's start, as far as the move saw), and whether every leg since was counted by it (see wayKm). */
+  private odoSince: number;
+  private odometerOnly = true;
   private readonly radiusKm: number;
   private readonly clock: DayClock | undefined;
 
@@ -66,6 +70,7 @@ export class Move {
     this.last = start;
     this.clock = clock;
     this.from = from;
+    this.odoSince = start.t;
     this.radiusKm = radiusKm;
     this.maxSpeed = start.speed;
     if (keepPath) this.path = [start.lng, start.lat];
@@ -97,7 +102,7 @@ export class Move {
     const t1 = f.t;
     const dt = Math.max(0, t1 - t0);
     const driving = a.moving || f.moving;
-    const km = segmentKm(a, f);
+    const km = this.wayKm(a, f);
     this.distanceKm += km;
     this.silent(a, f);
     if (driving) {
@@ -135,6 +140,34 @@ export class Move {
       if (driving) part.drivingTime += to - t;
       t = to;
     }
+  }
+
+  /**
+   * segmentKm from a to f, and the steps of an odometer that counts whole kilometres (or miles): it
+   * reads the same while the unit drives on, then steps by a kilometre in a second, faster than
+   * anything drives. Where its count of the legs since it last changed was taken (nothing: they were
+   * shorter than its rounding), a step of up to ODOMETER_STEP_KM that the unit could have driven since
+   * then counts whole (their straight line at least). Where the legs were longer and counted their
+   * straight lines, the step counts its own: the kilometre is in them already.
+   */
+  private wayKm(a: Fix, f: Fix): number {
+    const straight = legKm(a, f);
+    const odo = odometerKm(a.r, f.r, straight);
+    const o1 = a.r.properties.odometer;
+    const o2 = f.r.properties.odometer;
+    if (o1 === o2) {
+      if (odo === undefined) this.odometerOnly = false;
+      return odo ?? straight;
+    }
+    const since = this.odoSince;
+    const counted = this.odometerOnly;
+    this.odoSince = f.t;
+    this.odometerOnly = true;
+    if (odo !== undefined) return odo;
+    if (!counted || typeof o1 !== 'number' || typeof o2 !== 'number') return straight;
+    const delta = o2 - o1;
+    if (delta > 0 && delta <= ODOMETER_STEP_KM && delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * (f.t - since)) / 3600) return Math.max(straight, delta);
+    return straight;
   }
 
   /**

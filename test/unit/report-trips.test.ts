@@ -47,6 +47,24 @@ test('without an odometer the distance is the sum of great-circle distances', as
   near(trip.distanceKm, u.drivenKm, u.drivenKm * 0.005, 'great-circle distance');
 });
 
+test('an odometer that counts whole kilometres: a drive read every second counts its steps, one read every 10 s its legs, never both', async () => {
+  const wholeKm = (u: Track): void => {
+    for (const r of u.reports) r.properties.odometer = Math.floor(r.properties.odometer as number);
+  };
+  // every second at 50 km/h: each leg (14 m) reads 0 km, each step (1 km) comes in a second
+  const often = new Track().park(1800, 600).drive(50, 50, 1).park(1800, 600);
+  wholeKm(often);
+  const [a] = await collect(trips(often.reports));
+  assert.ok(a);
+  near(a.distanceKm, often.drivenKm, 1, 'the steps counted, to the kilometre the odometer rounds to');
+  // every 10 s at 100 km/h: the legs (278 m) are longer than the odometer's rounding and count their straight lines; its steps add nothing to them
+  const seldom = new Track().park(1800, 600).drive(50, 100, 10).park(1800, 600);
+  wholeKm(seldom);
+  const [b] = await collect(trips(seldom.reports));
+  assert.ok(b);
+  near(b.distanceKm, seldom.drivenKm, 1, 'the legs counted once, to the kilometre the odometer rounds to');
+});
+
 test('GPS jitter while parked, speed spikes included, makes no trip', async () => {
   // 12 hours parked, a fix every 10 min wandering 40 m, and speed noise above the threshold on
   // consecutive reports (so the movement run lasts longer than the minimum trip duration)
