@@ -3,7 +3,7 @@
  * pairs and triples of them: distance, whether a fix is on its way out, whether one is an outlier.
  */
 import type { ReportPoint } from '../api/types.js';
-import { cosOfLat, EARTH_RADIUS_KM, haversineTerm, kmOfTerm, ODOMETER_SLACK_KM, odometerKm } from './geo.js';
+import { cosOfLat, EARTH_RADIUS_KM, haversineTerm, kmOfTerm, ODOMETER_SLACK_KM, odometerKm, odometerRounding } from './geo.js';
 
 /**
  * A position with the cosine of its latitude (cosOfLat of geo.ts) at hand: a fix is measured
@@ -187,10 +187,12 @@ export function jumpToNextOnly(a: Fix, x: Fix, c: Fix): boolean {
   return odometerJump(a, x, legKm(a, x), 'before', x) === undefined && odometerJump(x, c, legKm(x, c), 'after', x) !== undefined;
 }
 
-/** Why x lies farther from its neighbour than the odometer counts between u and v (the leg of x from or to it, `km` long), or undefined. */
+/** Why x lies farther from its neighbour than the odometer counts between u and v (the leg of x from or to it, `km` long; its rounding allowed), or undefined. */
 function odometerJump(u: Fix, v: Fix, km: number, side: 'before' | 'after', x: Fix): string | undefined {
-  const delta = (v.r.properties.odometer as number) - (u.r.properties.odometer as number);
-  if (typeof x.r.properties.odometer === 'number' && delta >= 0 && km > delta && odometerKm(u.r, v.r, km) === undefined)
+  const o1 = u.r.properties.odometer as number;
+  const o2 = v.r.properties.odometer as number;
+  const delta = o2 - o1;
+  if (typeof x.r.properties.odometer === 'number' && delta >= 0 && km > delta + odometerRounding(o1, o2) && odometerKm(u.r, v.r, km) === undefined)
     return `${km.toFixed(1)} km from the fix ${side}, where the odometer counts ${delta.toFixed(1)} km (and agrees with the way from the fix before to the fix after)`;
   return undefined;
 }

@@ -59,6 +59,13 @@ export const ODOMETER_SLACK_KM = 0.1;
  */
 export const ODOMETER_STEP_KM = 2;
 
+/**
+ * How much less than the unit drove two odometer readings may count, beyond ODOMETER_SLACK_KM: a
+ * kilometre when both are whole numbers (an odometer that counts whole kilometres reads the same
+ * for up to one), else nothing.
+ */
+export const odometerRounding = (o1: number, o2: number): number => (Number.isInteger(o1) && Number.isInteger(o2) ? 1 : 0);
+
 /** Odometer distance between two reports when plausible, else undefined. */
 export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
   const o1 = a.properties.odometer;

@@ -54,7 +54,7 @@
 import type { ReportPoint } from '../api/types.js';
 import { Anchors } from './anchors.js';
 import { crawledOn, creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, type Fix } from './fix.js';
-import { hasPosition } from './geo.js';
+import { hasPosition, odometerRounding } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
 import { ROLL_KM } from './motion-judge.js';
@@ -279,7 +279,7 @@ export class MotionTracker extends DepartureRules {
 
   /**
    * The odometer's count from a to b when both carry one and it says the unit did not go the way
-   * between (it counts less than the straight line by more than the stop radius), else undefined.
+   * between (it counts less than the straight line by more than the stop radius and its rounding), else undefined.
    * Nothing after the stream's last fix can show it to be a jump: the odometer decides.
    */
   private odometerStill(a: Fix, b: Fix): number | undefined {
@@ -287,6 +287,6 @@ export class MotionTracker extends DepartureRules {
     const o2 = b.r.properties.odometer;
     if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
     const delta = o2 - o1;
-    return delta >= 0 && delta + this.radiusKm < distKm(a, b) ? delta : undefined;
+    return delta >= 0 && delta + this.radiusKm + odometerRounding(o1, o2) < distKm(a, b) ? delta : undefined;
   }
 }
