@@ -55,7 +55,7 @@ export const ODOMETER_SLACK_KM = 0.1;
 /**
  * The largest step of an odometer that counts in steps (whole kilometres, whole miles): one that
  * reads the same for minutes while the unit drives, then a step in a second. Such a step is no
- * jump when the unit could have driven it since the odometer last changed (summary.ts).
+ * jump when the unit could have driven it since the odometer last changed (summary.ts, move.ts).
  */
 export const ODOMETER_STEP_KM = 2;
 
