@@ -8,7 +8,7 @@
 import { ApiError } from '../errors.js';
 import { clean, FeatureCheck } from './feature-match.js';
 import { excerpt } from './reply.js';
-import { Report } from './report-item.js';
+import { ReadPoint, Report, type PointItem } from './report-item.js';
 import { collectionValues, errorInSuccess, errorReplyError } from './tolerant.js';
 
 const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
@@ -80,7 +80,21 @@ export class FeatureSplitter {
 
   /** Feeds one chunk; returns the features completed in it, as byte ranges (text and parsing on demand). */
   cut(chunk: Buffer): Report[] {
-    const out: Report[] = [];
+    return this.split(chunk, false) as Report[];
+  }
+
+  /**
+   * Feeds one chunk; returns the points of the features completed in it: each that the point reader
+   * read is its ReadPoint (no Report made round it: a report run reads nothing else), any other is
+   * its Report, parsed when its point is asked for.
+   */
+  cutPoints(chunk: Buffer): PointItem[] {
+    return this.split(chunk, true);
+  }
+
+  /** cut and cutPoints: `points` gives a point read by the reader as itself. */
+  private split(chunk: Buffer, points: boolean): Array<Report | ReadPoint> {
+    const out: Array<Report | ReadPoint> = [];
     const n = chunk.length;
     // four native searches of the whole chunk, skipped where no report is printed (a report's reply)
     const chunkClean = this.printed && clean(chunk);
@@ -136,7 +150,7 @@ export class FeatureSplitter {
             end = this.check.end(latin1, i);
           }
           if (end > 0) {
-            out.push(new Report(chunk, i, end, this.verbatim, true, this.status, read));
+            out.push(points && read instanceof ReadPoint ? read : new Report(chunk, i, end, this.verbatim, true, this.status, read));
             this.count++;
             this.state = S.ItemNext;
             i = end - 1;

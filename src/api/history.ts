@@ -12,13 +12,13 @@ import { NetworkError, NotFoundError } from '../errors.js';
 import type { Api } from './client.js';
 import type { FeatureCheck } from './feature-match.js';
 import { FeatureSplitter, type CutReader } from './feature-splitter.js';
-import { Report, type HistoryItem } from './report-item.js';
+import { Report, type HistoryItem, type PointItem } from './report-item.js';
 import { explainUnitNotFound } from './unit-ids.js';
 import { REPORT_TYPES } from './types.js';
 
 export { FeatureCheck } from './feature-match.js';
 export { FeatureSplitter, type CutReader } from './feature-splitter.js';
-export { Report, type HistoryItem } from './report-item.js';
+export { Report, type HistoryItem, type PointItem } from './report-item.js';
 
 export interface HistoryQuery {
   from?: number;
@@ -28,9 +28,9 @@ export interface HistoryQuery {
   reportTypes?: readonly string[];
 }
 
-export interface HistoryReply {
+export interface HistoryReply<T = Report> {
   /** Batches of reports, one per chunk of the body, in the order sent. */
-  batches: AsyncGenerator<Report[], void, void>;
+  batches: AsyncGenerator<T[], void, void>;
   /** The service's clock when it answered (Date header), unix seconds. */
   serverTime: number | undefined;
 }
@@ -64,20 +64,34 @@ export interface HistoryReading {
   reader?: CutReader;
   /** The checking expression, kept from one reply to the next (the shape it learnt): one reply at a time. */
   check?: FeatureCheck;
-  /** false: no report is printed as sent (a report run reads only its point), so none is checked for that (Report.verbatim). */
-  printed?: boolean;
 }
 
 export async function openHistory(api: Api, id: number, q: HistoryQuery, reading: HistoryReading = {}): Promise<HistoryReply> {
-  const res = await api.stream({ method: 'GET', path: historyPath(id, q), signal: reading.signal }).catch(async (err: unknown) => {
+  const { body, status, serverTime } = await request(api, id, q, reading.signal);
+  const splitter = new FeatureSplitter(status, reading.reader, reading.check);
+  return { batches: readFeatures(body, status, splitter, (chunk) => splitter.cut(chunk), reading.signal), serverTime };
+}
+
+/**
+ * A report run's reading of the history: each report's point as `reader` (the point reader) reads
+ * it with its bytes, no Report round it, and no chunk searched for what would keep a report from
+ * being printed as sent (none is printed).
+ */
+export async function openHistoryPoints(api: Api, id: number, q: HistoryQuery, reader: CutReader): Promise<HistoryReply<PointItem>> {
+  const { body, status, serverTime } = await request(api, id, q);
+  const splitter = new FeatureSplitter(status, reader, undefined, false);
+  return { batches: readFeatures(body, status, splitter, (chunk) => splitter.cutPoints(chunk)), serverTime };
+}
+
+async function request(api: Api, id: number, q: HistoryQuery, signal?: AbortSignal): Promise<{ body: Readable; status: number; serverTime: number | undefined }> {
+  const res = await api.stream({ method: 'GET', path: historyPath(id, q), signal }).catch(async (err: unknown) => {
     throw err instanceof NotFoundError ? await explainUnitNotFound(api, id, err) : err;
   });
   const date = typeof res.headers.date === 'string' ? Date.parse(res.headers.date) : NaN;
-  return { batches: readFeatures(res.body, res.status, reading), serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
+  return { body: res.body, status: res.status, serverTime: Number.isNaN(date) ? undefined : Math.floor(date / 1000) };
 }
 
-async function* readFeatures(body: Readable, status: number, { signal, reader, check, printed = true }: HistoryReading): AsyncGenerator<Report[], void, void> {
-  const splitter = new FeatureSplitter(status, reader, check, printed);
+async function* readFeatures<T extends PointItem>(body: Readable, status: number, splitter: FeatureSplitter, cut: (chunk: Buffer) => T[], signal?: AbortSignal): AsyncGenerator<T[], void, void> {
   const next = chunksOf(body);
   const abort = (): void => void body.destroy();
   signal?.addEventListener('abort', abort, { once: true });
@@ -92,10 +106,10 @@ async function* readFeatures(body: Readable, status: number, { signal, reader, c
         throw new NetworkError(what, { cause: err, hint: 'Run the command again; with --checkpoint, the next run delivers what this one missed.' });
       }
       if (chunk === undefined) break;
-      const reports = splitter.cut(chunk);
+      const reports = cut(chunk);
       // Chunks that arrived while the last batch was being written join this one: fewer, larger writes.
       for (let more = next.queued(); more !== undefined; more = next.queued()) {
-        for (const report of splitter.cut(more)) reports.push(report);
+        for (const report of cut(more)) reports.push(report);
       }
       if (reports.length === 0) continue;
       parseUnchecked(reports);
@@ -109,13 +123,13 @@ async function* readFeatures(body: Readable, status: number, { signal, reader, c
 }
 
 /**
- * A report the splitter could not check is parsed now, so a malformed one fails here, before its
- * batch is written. A plain function, not the generator's loop: V8 optimises it early.
+ * A report the splitter could not check is parsed now (its point asks for it), so a malformed one
+ * fails here, before its batch is written. A plain function, not the generator's loop: V8 optimises it early.
  */
-function parseUnchecked(reports: readonly Report[]): void {
+function parseUnchecked(reports: readonly PointItem[]): void {
   for (let k = 0; k < reports.length; k++) {
-    const report = reports[k] as Report;
-    if (!report.checked) void report.feature;
+    const report = reports[k] as PointItem;
+    if (!report.checked) void report.point;
   }
 }
 

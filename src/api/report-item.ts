@@ -33,7 +33,7 @@ export interface HistoryItem {
  * One report as cut out of the body: where its bytes lie, with its text and its parsed
  * feature made on first use (ndjson and geojson need neither: see reportBytes).
  */
-export class Report implements HistoryItem {
+export class Report implements HistoryItem, PointItem {
   private textValue: string | undefined;
   private featureValue: ReportFeature | undefined;
 
@@ -65,7 +65,24 @@ export class Report implements HistoryItem {
   }
 }
 
-/** A report's point as the point reader read it from the report's bytes (report-point.ts). */
-export class ReadPoint implements ReportPoint {
+/**
+ * What a report run reads of each report: its point, and whether its bytes were checked (a report
+ * that was not is parsed when its point is asked for, and fails there when malformed).
+ */
+export interface PointItem {
+  readonly point: ReportPoint;
+  readonly checked: boolean;
+}
+
+/** A report's point as the point reader read it from the report's bytes (report-point.ts); read, so checked. */
+export class ReadPoint implements ReportPoint, PointItem {
   constructor(readonly properties: ReportPoint['properties']) {}
+
+  get point(): ReportPoint {
+    return this;
+  }
+
+  get checked(): boolean {
+    return true;
+  }
 }

@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable, type Writable } from 'node:stream';
-import { FeatureSplitter, openHistory, Report, reportBytes, type HistoryItem } from '../../src/api/history.js';
+import { FeatureSplitter, openHistory, Report, reportBytes, type HistoryItem, type PointItem } from '../../src/api/history.js';
 import type { Api } from '../../src/api/client.js';
 import type { ReportFeature } from '../../src/api/types.js';
 import { ApiError, NetworkError } from '../../src/errors.js';
@@ -124,7 +124,7 @@ function pointOf(text: string): Record<string, unknown> {
   return Object.fromEntries(POINT_KEYS.map((k) => [k, p[k]]));
 }
 const POINT_KEYS = ['did', 'name', 'lat', 'lng', 'speed', 'date', 'odometer', 'address', 'reportType', 'reportValue'];
-const pointFields = (r: Report): Record<string, unknown> => Object.fromEntries(POINT_KEYS.map((k) => [k, (r.point.properties as Record<string, unknown>)[k]]));
+const pointFields = (r: PointItem): Record<string, unknown> => Object.fromEntries(POINT_KEYS.map((k) => [k, (r.point.properties as Record<string, unknown>)[k]]));
 
 for (const points of [false, true]) {
   test(`fast path${points ? ' reading points' : ''}: the same reports as JSON.parse, or the same error, wherever the body is cut`, async () => {
@@ -209,14 +209,13 @@ test('fast path: malformed envelopes around plain features fail as before', () =
   }
 });
 
-test('a reply whose reports are not printed (a report run) searches no chunk: no report is verbatim, the points are the same', () => {
-  const text = body([bench, fast[1] as string, bench]);
-  const printed = new FeatureSplitter(200, new PointReader());
-  const unprinted = new FeatureSplitter(200, new PointReader(), undefined, false);
-  const want = printed.cut(text);
-  const got = unprinted.cut(text);
-  assert.deepEqual(want.map((r) => r.verbatim), [true, true, true]);
-  assert.deepEqual(got.map((r) => r.verbatim), [false, false, false]);
+test("a report run's points: no chunk searched, a report the reader read is its point (no Report round it), an unusual one a Report parsed when asked; the same points", () => {
+  const text = body([bench, fast[1] as string, slow[1] as string, bench]);
+  const want = new FeatureSplitter(200, new PointReader()).cut(text);
+  const got = new FeatureSplitter(200, new PointReader(), undefined, false).cutPoints(text);
+  assert.deepEqual(want.map((r) => r.verbatim), [true, true, true, true]);
+  assert.deepEqual(got.map((r) => (r instanceof Report ? `Report, verbatim ${r.verbatim}` : r.constructor.name)), ['ReadPoint', 'ReadPoint', 'Report, verbatim false', 'ReadPoint']);
+  assert.deepEqual(got.map((r) => r.checked), [true, true, false, true]);
   assert.deepEqual(got.map(pointFields), want.map(pointFields));
 });
 

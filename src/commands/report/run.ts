@@ -5,7 +5,7 @@
  * With --explain, the reasons the processors give are rendered too (src/io/formats/report-explain.ts).
  */
 import type { Api } from '../../api/client.js';
-import { openHistory, type Report } from '../../api/history.js';
+import { openHistoryPoints, type PointItem } from '../../api/history.js';
 import { PointReader } from '../../api/report-point.js';
 import { UsageError } from '../../errors.js';
 import { fieldNames, openStream, type Column, type Rec } from '../../io/formats/output.js';
@@ -259,7 +259,7 @@ function both(a: UnitProcessor<unknown>, b: UnitProcessor<unknown>): UnitProcess
 
 /** One unit's window through its processor; records are written as they complete. */
 async function reportUnit(api: Api, unit: SelectedUnit, plan: ReportPlan, processor: UnitProcessor<Rec>, write: (rec: Rec) => Promise<void>): Promise<void> {
-  const reply = await openHistory(api, unit.did, plan.window, { reader: new PointReader(), printed: false });
+  const reply = await openHistoryPoints(api, unit.did, plan.window, new PointReader());
   for await (const batch of reply.batches) {
     for (const rec of pushAll(processor, batch)) await write(rec);
   }
@@ -270,10 +270,10 @@ async function reportUnit(api: Api, unit: SelectedUnit, plan: ReportPlan, proces
  * The records a batch of reports completed, in order (most batches complete none). A plain
  * function, not the async one's loop: V8 optimises it early and inlines the processor into it.
  */
-function pushAll(processor: UnitProcessor<Rec>, batch: readonly Report[]): readonly Rec[] {
+function pushAll(processor: UnitProcessor<Rec>, batch: readonly PointItem[]): readonly Rec[] {
   let out: Rec[] | undefined;
   for (let k = 0; k < batch.length; k++) {
-    const recs = processor.push((batch[k] as Report).point);
+    const recs = processor.push((batch[k] as PointItem).point);
     for (let i = 0; i < recs.length; i++) (out ??= []).push(recs[i] as Rec);
   }
   return out ?? NONE;
