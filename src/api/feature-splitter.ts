@@ -3,7 +3,8 @@
  * feature's bytes in `{"features":[…],"success":…}` wherever the chunks are cut, and checks
  * them (by one regular expression, feature-match.ts, or by a CutReader that reads what its
  * consumer needs from the same bytes: the point reader on the report path, the row reader for
- * Parquet); each becomes a Report (report-item.ts).
+ * Parquet); each becomes a Report (report-item.ts), or on the report path (cutPoints) the point
+ * the point reader read.
  */
 import { ApiError } from '../errors.js';
 import { clean, FeatureCheck } from './feature-match.js';
