@@ -10,12 +10,11 @@ import { ApiError } from '../errors.js';
 import { clean, FeatureCheck } from './feature-match.js';
 import { excerpt } from './reply.js';
 import { ReadPoint, Report, type PointItem } from './report-item.js';
-import { collectionValues, errorInSuccess, errorReplyError } from './tolerant.js';
+import { Envelope } from './history-envelope.js';
 
 const enum S { Start, FirstKey, Key, KeyText, Colon, Value, StrValue, Scalar, Nested, AfterValue, FirstItem, Item, ItemNext, Feature, Done }
 const [QUOTE, BACKSLASH, OPEN_OBJ, CLOSE_OBJ, OPEN_ARR, CLOSE_ARR, COMMA, COLON] = [0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a];
 const MAX_FEATURE_BYTES = 64 * 1024 * 1024;
-const ENVELOPE_KEYS = new Set(['success', 'error', 'error_description', 'message', 'detail', 'errors', 'status', 'features']);
 
 /**
  * Reads a report where the splitter finds its opening brace, in the checking expression's
@@ -51,7 +50,7 @@ export class FeatureSplitter {
   private state = S.Start;
   private key = '';
   private sawFeatures = false;
-  private readonly envelope: Record<string, unknown> = {};
+  private readonly envelope = new Envelope();
   /** Bytes of the value being cut out that arrived in earlier chunks. */
   private parts: Buffer[] = [];
   private partsSize = 0;
@@ -61,7 +60,7 @@ export class FeatureSplitter {
   private tail = '';
   /** The last chunk was clean, and so was every earlier one holding bytes of the value being cut out (see verbatim). */
   private cleanBefore = true;
-  /** The features of the last push hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
+  /** The features of the last cut hold no \n, \r, DEL or C1 bytes (checked per chunk, natively). */
   verbatim = true;
 
   constructor(
@@ -70,14 +69,7 @@ export class FeatureSplitter {
     private readonly reader?: CutReader,
     /** The checking expression: one kept from an earlier reply knows its shape already. */
     private readonly check = new FeatureCheck(),
-    /** Whether a report may be printed as sent: false where none is (a report run reads only points), and then no chunk is searched and no report is verbatim. */
-    private readonly printed = true,
   ) {}
-
-  /** Feeds one chunk; returns the features completed in it, as text. */
-  push(chunk: Buffer): string[] {
-    return this.cut(chunk).map((report) => report.text);
-  }
 
   /** Feeds one chunk; returns the features completed in it, as byte ranges (text and parsing on demand). */
   cut(chunk: Buffer): Report[] {
@@ -87,18 +79,19 @@ export class FeatureSplitter {
   /**
    * Feeds one chunk; returns the points of the features completed in it: each that the point reader
    * read is its ReadPoint (no Report made round it: a report run reads nothing else), any other is
-   * its Report, parsed when its point is asked for.
+   * its Report, parsed when its point is asked for. No point is printed: no chunk is searched for
+   * what would keep a report from being printed as sent, and no Report is verbatim.
    */
   cutPoints(chunk: Buffer): PointItem[] {
     return this.split(chunk, true);
   }
 
-  /** cut and cutPoints: `points` gives a point read by the reader as itself. */
+  /** cut and cutPoints: `points` gives a point read by the reader as itself, and searches no chunk (see verbatim). */
   private split(chunk: Buffer, points: boolean): Array<Report | ReadPoint> {
     const out: Array<Report | ReadPoint> = [];
     const n = chunk.length;
-    // four native searches of the whole chunk, skipped where no report is printed (a report's reply)
-    const chunkClean = this.printed && clean(chunk);
+    // four native searches of the whole chunk, skipped where no report is printed (points)
+    const chunkClean = !points && clean(chunk);
     this.verbatim = chunkClean && this.cleanBefore; // a feature may have begun in a chunk before
     let latin1: string | undefined;
     let loaded = false; // the chunk is in the point reader
@@ -114,7 +107,7 @@ export class FeatureSplitter {
           this.count++;
           this.state = S.ItemNext;
         } else {
-          this.keep(this.take(chunk, start, i + 1));
+          this.envelope.keep(this.key, this.take(chunk, start, i + 1));
           this.state = S.AfterValue;
         }
       } else if (state === S.KeyText || state === S.StrValue) {
@@ -124,13 +117,13 @@ export class FeatureSplitter {
         else if (b === QUOTE) {
           const text = this.take(chunk, start, i + 1);
           if (state === S.StrValue) {
-            this.keep(text);
+            this.envelope.keep(this.key, text);
             this.state = S.AfterValue;
           } else this.readKey(text, chunk, i);
         }
       } else if (state === S.Scalar) {
         if (!isScalar(chunk[i] as number)) {
-          this.keep(this.take(chunk, start, i));
+          this.envelope.keep(this.key, this.take(chunk, start, i));
           this.state = S.AfterValue;
           i--; // the delimiter belongs to the envelope
         }
@@ -198,34 +191,11 @@ export class FeatureSplitter {
     return i;
   }
 
-  /**
-   * End of body: throws unless the reply was complete and the service's: a `success` text and
-   * a `features` key. A reply whose body is an error (no `success`, an `error`: see
-   * errorInSuccess) fails with the service's text; one without `features` (a proxy's
-   * `{"success":"…"}`) is no empty history that a checkpoint would then skip. No reports in
-   * any JSON form of an empty collection (`[]`, `{}`, null) is an empty history.
-   */
+  /** End of body: throws unless the reply was complete and the service's (history-envelope.ts). */
   end(): void {
     const read = `status ${this.status}, ${this.bytes} bytes, ${this.count} reports read`;
     if (this.state !== S.Done) throw new ApiError(`the history reply ended before its JSON was complete (${read}): …${excerpt(this.tail, 160)}`, this.status);
-    const failure = errorInSuccess(this.envelope);
-    if (failure !== undefined) throw errorReplyError(this.status, failure, (text) => excerpt(text, 300));
-    const unlike = (what: string): ApiError => new ApiError(`the history reply ${what} (${read}): ${excerpt(this.tail, 160)}`, this.status);
-    const features = this.sawFeatures || 'features' in this.envelope;
-    if (!features && !('success' in this.envelope)) throw unlike('has neither "success", "features" nor "error"');
-    if (typeof this.envelope.success !== 'string') throw unlike('success' in this.envelope ? 'has a "success" that is not a text' : 'has no "success"');
-    if (!features) throw unlike('has no "features"');
-    if (!this.sawFeatures && collectionValues(this.envelope.features)?.length !== 0) throw unlike('has a "features" that is not an array');
-  }
-
-  /** Envelope values worth reading at the end (success, error…, a features value that is not an array); small by nature. */
-  private keep(text: string): void {
-    if (!ENVELOPE_KEYS.has(this.key)) return;
-    try {
-      this.envelope[this.key] = JSON.parse(text) as unknown;
-    } catch {
-      // malformed: the value is not used
-    }
+    this.envelope.check(this.sawFeatures, this.status, (what) => new ApiError(`the history reply ${what} (${read}): ${excerpt(this.tail, 160)}`, this.status));
   }
 
   /** A byte outside any string, at the envelope level. */

@@ -79,7 +79,7 @@ export async function openHistory(api: Api, id: number, q: HistoryQuery, reading
  */
 export async function openHistoryPoints(api: Api, id: number, q: HistoryQuery, reader: CutReader): Promise<HistoryReply<PointItem>> {
   const { body, status, serverTime } = await request(api, id, q);
-  const splitter = new FeatureSplitter(status, reader, undefined, false);
+  const splitter = new FeatureSplitter(status, reader);
   return { batches: readFeatures(body, status, splitter, (chunk) => splitter.cutPoints(chunk)), serverTime };
 }
 

@@ -59,6 +59,10 @@ export const ODOMETER_SLACK_KM = 0.1;
  */
 export const ODOMETER_STEP_KM = 2;
 
+/** Whether an increase of `delta` km is such a step, `seconds` after the odometer last changed. */
+export const plausibleStep = (delta: number, seconds: number): boolean =>
+  delta > 0 && delta <= ODOMETER_STEP_KM && delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * seconds) / 3600;
+
 /**
  * How much less than the unit drove two odometer readings may count, beyond ODOMETER_SLACK_KM: a
  * kilometre when both are whole numbers (an odometer that counts whole kilometres reads the same

@@ -4,7 +4,7 @@
  */
 import type { Day, DayClock } from './days.js';
 import { distKm, fixAt, legKm, segmentKm, type Fix } from './fix.js';
-import { MAX_ODOMETER_KMH, ODOMETER_SLACK_KM, ODOMETER_STEP_KM, odometerKm } from './geo.js';
+import { odometerKm, plausibleStep } from './geo.js';
 import type { Centre } from './place.js';
 import type { DayPart, TripSegment } from './segments.js';
 
@@ -166,8 +166,7 @@ export class Move {
     if (odo !== undefined) return odo;
     if (!counted || typeof o1 !== 'number' || typeof o2 !== 'number') return straight;
     const delta = o2 - o1;
-    if (delta > 0 && delta <= ODOMETER_STEP_KM && delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * (f.t - since)) / 3600) return Math.max(straight, delta);
-    return straight;
+    return plausibleStep(delta, f.t - since) ? Math.max(straight, delta) : straight;
   }
 
   /**

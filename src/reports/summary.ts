@@ -21,7 +21,7 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { DayClock, type Day } from './days.js';
-import { MAX_ODOMETER_KMH, ODOMETER_SLACK_KM, ODOMETER_STEP_KM } from './geo.js';
+import { MAX_ODOMETER_KMH, ODOMETER_SLACK_KM, plausibleStep } from './geo.js';
 import { MotionTracker } from './motion.js';
 import { ordered, type OrderOptions } from './order.js';
 import { DEFAULTS, type ReportParams } from './params.js';
@@ -118,7 +118,7 @@ export function summaryProcessor(
   const addOdometer = (at: number, akm: number, bt: number, bkm: number, since: number, unit: Unit): void => {
     const delta = bkm - akm;
     const dt = bt - at;
-    const plausible = delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * dt) / 3600 || (delta <= ODOMETER_STEP_KM && delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * (bt - since)) / 3600);
+    const plausible = delta <= ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * dt) / 3600 || plausibleStep(delta, bt - since);
     if (!(delta >= 0 && plausible)) return; // a reset or a jump
     if (dt <= 0) {
       const row = rowOf(clock.dayOf(bt), unit);

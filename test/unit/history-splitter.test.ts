@@ -23,7 +23,7 @@ function split(body: Buffer, cuts: number[]): { texts: string[]; splitter: Featu
   const texts: string[] = [];
   let prev = 0;
   for (const cut of [...cuts, body.length]) {
-    texts.push(...splitter.push(body.subarray(prev, cut)));
+    texts.push(...splitter.cut(body.subarray(prev, cut)).map((r) => r.text));
     prev = cut;
   }
   splitter.end();
@@ -59,15 +59,15 @@ test('splitter: feature text is the service text, byte for byte', () => {
 
 test('splitter: verbatim is false for a chunk holding a line break or C1 bytes', () => {
   const s = new FeatureSplitter(200);
-  s.push(Buffer.from('{"features":[{"a":"x"},'));
+  s.cut(Buffer.from('{"features":[{"a":"x"},'));
   assert.equal(s.verbatim, true);
-  s.push(Buffer.from('{"a":"\u0085"},'));
+  s.cut(Buffer.from('{"a":"\u0085"},'));
   assert.equal(s.verbatim, false);
-  s.push(Buffer.from('{"a":1}\n,'));
+  s.cut(Buffer.from('{"a":1}\n,'));
   assert.equal(s.verbatim, false);
-  s.push(Buffer.from('{"a":2},'));
+  s.cut(Buffer.from('{"a":2},'));
   assert.equal(s.verbatim, false, 'a feature may have begun in the dirty chunk before');
-  s.push(Buffer.from('{"a":3}],"success":"ok"}'));
+  s.cut(Buffer.from('{"a":3}],"success":"ok"}'));
   assert.equal(s.verbatim, true);
   s.end();
 });
@@ -81,7 +81,7 @@ test('splitter: a body cut short at any byte fails at the end, naming the status
   const body = Buffer.from(bodies.compact as string, 'utf8');
   for (let cut = 0; cut < body.length; cut++) {
     const s = new FeatureSplitter(200);
-    s.push(body.subarray(0, cut));
+    s.cut(body.subarray(0, cut));
     assert.throws(() => s.end(), (err: unknown) => err instanceof ApiError && /ended before its JSON was complete \(status 200/.test(err.message), `cut at ${cut}`);
   }
 });
