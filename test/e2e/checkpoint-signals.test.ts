@@ -91,6 +91,7 @@ describe('a run stopped by a signal', () => {
   async function heldRun(name: string): Promise<{ child: ReturnType<typeof spawn>; exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>; err: () => string; tmp: string; lock: string; args: string[] }> {
     const tmp = join(h.dir, name, 'tmp');
     mkdirSync(tmp, { recursive: true });
+    const heldBefore = held.length; // the runs before this one left theirs held
     const checkpoint = join(h.dir, name, 'ck.json');
     const args = ['history', ...units.map(String), '--from', FROM, '--checkpoint', checkpoint, '--out-dir', join(h.dir, name, 'lake'), '--layout', 'hive', '-o', 'ndjson', '--concurrency', '1'];
     const child = spawn(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...gateEnv, TMPDIR: tmp }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -98,7 +99,7 @@ describe('a run stopped by a signal', () => {
     child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
     const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
     const lock = `${checkpoint}.lock`;
-    await until(() => existsSync(lock) && spools(tmp).length > 0 && held.length > 0, 'the run holding its lock and spool', () => err);
+    await until(() => existsSync(lock) && spools(tmp).length > 0 && held.length > heldBefore, 'the run holding its lock and spool', () => err);
     return { child, exit, err: () => err, tmp, lock, args };
   }
 

@@ -10,7 +10,7 @@
  * never judged.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, rmSync, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readdirSync, rmSync, type WriteStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,10 +52,23 @@ async function sweepSpools(): Promise<void> {
 
 /** A new spool folder, named after this process (see the top of this file). */
 export async function makeSpoolDir(kind: string): Promise<SpoolDir> {
-  await (swept ??= sweepSpools());
   const me = ownId();
-  const path = await mkdtemp(join(tmpdir(), `trackctl-${kind}-${hostTag()}-${me.pid}-${me.start ?? 'x'}-`));
-  const drop = cleanUpOnSignal(() => rmSync(path, { recursive: true, force: true }));
+  const name = `trackctl-${kind}-${hostTag()}-${me.pid}-${me.start ?? 'x'}-`;
+  const dir = tmpdir();
+  let made: string | undefined;
+  // Registered before the folder exists: a signal after mkdtemp made it, before its path came back here, finds it by its name.
+  const drop = cleanUpOnSignal(() => {
+    const paths = made === undefined ? readdirSync(dir).filter((n) => n.startsWith(name)).map((n) => join(dir, n)) : [made];
+    for (const p of paths) rmSync(p, { recursive: true, force: true });
+  });
+  let path: string;
+  try {
+    await (swept ??= sweepSpools());
+    path = made = await mkdtemp(join(dir, name));
+  } catch (err) {
+    drop();
+    throw err;
+  }
   return {
     path,
     async remove() {
