@@ -61,14 +61,14 @@ export async function makeSpoolDir(kind: string): Promise<SpoolDir> {
     const paths = made === undefined ? readdirSync(dir).filter((n) => n.startsWith(name)).map((n) => join(dir, n)) : [made];
     for (const p of paths) rmSync(p, { recursive: true, force: true });
   });
-  let path: string;
   try {
     await (swept ??= sweepSpools());
-    path = made = await mkdtemp(join(dir, name));
+    made = await mkdtemp(join(dir, name));
   } catch (err) {
     drop();
     throw err;
   }
+  const path = made;
   return {
     path,
     async remove() {
