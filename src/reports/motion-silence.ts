@@ -18,7 +18,8 @@
  *   report, the move ends at it and the next begins there. A 'stopped' report whose followers
  *   stay at its place, then a silence of at least minStopDurationS after which the unit is
  *   elsewhere (beyond ROLL_KM, however straight the odometer, or saying 'stopped' again, however
- *   near), ends the move at the 'stopped' report: the unit stood there (a stop when a later fix
+ *   near; beyond the stop radius when the first fix there is its 'moving' report: the tracker
+ *   says it stood at both places), ends the move at the 'stopped' report: the unit stood there (a stop when a later fix
  *   shows it there) and drove in the silence; 'stopped' on both sides, it stood until the way at
  *   the speed it came at ends at the second (a departure dated inside the silence; over
  *   maxGapS, the trip is inferred); 'stopped' before it and driving after it, until the way at
@@ -31,7 +32,7 @@
 import { crawledOn, distKm, fartherThan, type Fix } from './fix.js';
 import { Move } from './move.js';
 import { Place } from './place.js';
-import { ROLL_KM, SilenceJudgements } from './motion-judge.js';
+import { SilenceJudgements } from './motion-judge.js';
 import type { Segment } from './segments.js';
 
 /** The silence rules of the tracker, on its judgements of fixes (motion-judge.ts); motion.ts feeds them reports. */
@@ -90,8 +91,9 @@ export abstract class SilenceRules extends SilenceJudgements {
       s = f;
     }
     const halt = this.haltIndex(k);
-    // it said 'stopped' and stayed, and is far on after the silence: it stood at the halt, however straight the odometer
-    if (s === f && halt >= 0 && fartherThan(q, f, ROLL_KM)) {
+    // it said 'stopped' and stayed, and its first fix after the silence is its 'moving' report beyond the stop radius: it
+    // stood at the halt, however straight the odometer (and at f's place: the tracker's two words, depart shares the silence)
+    if (s === f && halt >= 0 && fartherThan(q, f, this.radiusKm)) {
       this.haltedThenMoved(halt, f, out);
       return true;
     }

@@ -173,14 +173,17 @@ export class Move {
    * The unit drove into a silence at this.last and is at rest at f after it: it drove on at the
    * speed it reported there (as a late start is dated by its first fix's, motion-depart.ts) and
    * arrived as long after as the way takes, f at the latest; it stood the rest of the silence. The
-   * move ends at f's place, dated so; that end is returned (the stop's arrival). Without a speed: hop.
+   * move ends at f's place, dated so; that end is returned (the stop's arrival). Without a speed
+   * (at rest at this.last, or set off by the tracker's word alone): hop, at once, so the move ends
+   * at f's place dated this.last's (not at this.last: its distance is the way to f).
    */
   driveInto(f: Fix): Fix {
     const a = this.last;
     const at = a.going && a.speed > 0 ? Math.min(f.t, Math.round(a.t + (segmentKm(a, f) * 3600) / a.speed)) : a.t;
     if (at <= a.t) {
       this.hop(f);
-      return a;
+      this.last = fixAt(f, a.t);
+      return this.last;
     }
     // the silence across which it moved is the whole one (an estimate dates the arrival in it)
     this.silent(a, f);

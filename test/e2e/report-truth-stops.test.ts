@@ -12,7 +12,8 @@
  *   place it closer, whatever the silence's length.
  * - Trips: every trip with at least two reports, and every trip of 1 km or more inside a silence
  *   of any length, is found, its distance within 2 % (+10 m; 5 % for a trip with fewer than two
- *   reports: the odometer's count across the silence or the straight line). Two trips whose stop
+ *   reports: the odometer's count across the silence or the straight line), its end within 150 m of where the unit
+ *   stopped (the trip's last report, or the first after the silence it ended in). Two trips whose stop
  *   between no report reveals (none dated in it, neither its arrival nor its departure reported)
  *   read as one trip, and are expected as one. A trip across a silence over --max-gap (1 h) in
  *   which the unit moved is marked inferred, and only such a trip is. Not expected: a trip
@@ -35,14 +36,16 @@ import assert from 'node:assert/strict';
 import { weekHarness, WEEKS, type Week } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
-interface TruthTrip { start: number; end: number; distanceKm: number; reports: number; startAround: Around; endAround: Around; junction?: number; segments?: Array<{ start: number; end: number; speed: number }> }
+interface TruthTrip { start: number; end: number; distanceKm: number; endLat: number; endLng: number; reports: number; startAround: Around; endAround: Around; junction?: number; segments?: Array<{ start: number; end: number; speed: number }> }
 interface TruthStop { arrival: number; departure: number | null; lat: number; lng: number; reports: number; arrivalAround: Around; departureAround: Around | null }
 interface Truth { interval: { driving: number | null; parked: number }; trips: TruthTrip[]; stops: TruthStop[]; gaps: Array<{ from: number; to: number; kind: string }>; jumps: Array<{ date: number }> }
-interface Trip { did: number; start: number; end: number; distanceKm: number; partial: boolean; inferred: boolean }
+interface Trip { did: number; start: number; end: number; distanceKm: number; endLat: number; endLng: number; partial: boolean; inferred: boolean }
 interface Stop { did: number; arrival: number; departure: number | null; lat: number; lng: number; partial: boolean }
 
 
 const MAX_GAP = 3600;
+/** How far a trip's end may lie from where the unit stopped: its arrival report, at rest within the stop radius (100 m), jitter and all. */
+const END_M = 150;
 
 const inside = (w: Week, start: number, end: number | null): boolean => start >= w.from && end !== null && end <= w.to;
 /** One reporting interval while driving (at least a minute: a report may be received late but is dated right). */
@@ -123,7 +126,7 @@ function expectedTrips(t: Truth, week: Week): TruthTrip[] {
       if (between && !seen(between)) {
         // the silence between the reports of the two, in which the unit stopped unseen
         const junction = Math.max(cur.junction ?? 0, (w.startAround[1] ?? 0) - (cur.endAround[0] ?? Infinity));
-        cur = { ...cur, end: w.end, endAround: w.endAround, distanceKm: cur.distanceKm + w.distanceKm, reports: cur.reports + w.reports, junction };
+        cur = { ...cur, end: w.end, endAround: w.endAround, endLat: w.endLat, endLng: w.endLng, distanceKm: cur.distanceKm + w.distanceKm, reports: cur.reports + w.reports, junction };
         continue;
       }
       out.push(cur);
@@ -144,12 +147,13 @@ for (const week of WEEKS) {
     const { from: FROM, to: TO, window: WINDOW, historyFrom: HISTORY_FROM } = week;
     const run = weekHarness<Truth>(week);
 
-    test('trips match the ground truth over 7 days of the fleet: every trip, inside silences of any length too, its distance, its ends as the reports place them', async () => {
+    test('trips match the ground truth over 7 days of the fleet: every trip, inside silences of any length too, its distance, its ends as the reports place them, where it ended', async () => {
       const { h, vehicles, truths } = run;
       const got = await h.json<Trip[]>(['report', 'trips', '--category', 'device', ...WINDOW, '--concurrency', '2']);
       let want = 0;
       let silent = 0;
       let inferred = 0;
+      let worst = 0;
       const misses: string[] = [];
       for (const did of vehicles) {
         const t = truths.get(did) as Truth;
@@ -167,6 +171,9 @@ for (const week of WEEKS) {
           if (!within(t, w.endAround, w.end, g.end)) misses.push(`${what}: ends at ${g.end}`);
           const tol = w.reports >= 2 ? 0.02 : 0.05;
           if (Math.abs(g.distanceKm - w.distanceKm) > tol * w.distanceKm + 0.01) misses.push(`${what}: ${g.distanceKm} km`);
+          const off = metres({ lat: g.endLat, lng: g.endLng }, { lat: w.endLat, lng: w.endLng });
+          worst = Math.max(worst, off);
+          if (off > END_M) misses.push(`${what}: ends ${Math.round(off)} m from where the unit stopped`);
           // inferred: it crossed a silence over --max-gap in which it moved. It must be when no two reports show it (it lies in such
           // a silence) or the stop inside it is in one; it may be when one of its ends is (a trip that came to rest at its last
           // report before the silence is not) or a silence inside it is (the reports around an outage are up to an interval
@@ -182,7 +189,7 @@ for (const week of WEEKS) {
           if (!t.trips.some((w) => within(t, w.startAround, w.start, g.start))) misses.push(`unit ${did}: a trip ${g.start}..${g.end} the truth has not`);
         }
       }
-      process.stderr.write(`# trips expected ${want}, ${silent} of them inside silences, ${inferred} found inferred; misses ${misses.length}\n`);
+      process.stderr.write(`# trips expected ${want}, ${silent} of them inside silences, ${inferred} found inferred; misses ${misses.length}; worst end ${Math.round(worst)} m\n`);
       assert.ok(want >= 400, `enough trips (${want})`);
       assert.ok(silent >= 3, `enough trips inside silences (${silent})`);
       assert.deepEqual(misses, []);

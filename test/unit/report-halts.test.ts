@@ -55,6 +55,21 @@ test('motion_state stopped, silent half an hour, then motion_state stopped again
   assert.deepEqual(t.map((x) => x.end), [first, second]);
 });
 
+test('motion_state stopped, silent 21 minutes, then motion_state moving 965 m on: it stood at both places and drove between (a trip in the silence), not a roll to one stop', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 20, 86.8, 45);
+  const stopped = halt(u);
+  away(u, 1280, 0.965);
+  const moving = setOff(u, 15, 56, 45);
+  u.park(1800, 600);
+  // the 0.965 km at the 86.8 km/h it came at take 40 s; the two stands share the other 1240 s alike
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, stopped + 620], [moving - 620, moving], [u.t - 1800, null]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]).slice(1), [[stopped + 620, moving - 620], [moving, u.t - 1800]]);
+  assert.ok(Math.abs((t[1]?.distanceKm ?? 0) - 0.965) < 0.005, `the way in the silence: ${t[1]?.distanceKm} km`);
+});
+
 test('motion_state moving, silent 6 minutes, then 3.8 km on creeping through slow traffic to a stop: one trip, not two', async () => {
   const u = new Track({ odometer: 2000 }).park(1800, 600);
   const moving = u.t;

@@ -9,7 +9,7 @@ import { stops } from '../../src/reports/stops.js';
 import { summary } from '../../src/reports/summary.js';
 import { trips } from '../../src/reports/trips.js';
 import { DEFAULTS } from '../../src/reports/params.js';
-import { collect, kmPerDegLng, near, T0, Track } from './report-fixture.js';
+import { away, collect, kmPerDegLng, near, setOff, T0, Track } from './report-fixture.js';
 
 /** Parks at the depot, drives 10 km at 40 km/h, and reports once at rest where it parks (its last report before it sleeps). */
 function parkAndSleep(u: Track, last: Record<string, unknown> = {}): number {
@@ -121,4 +121,59 @@ test('the window\'s edge: a last fix the odometer says the unit never drove to i
   u.lng -= 11.4 / kmPerDegLng(u.lat);
   u.emit();
   assert.deepEqual(await collect(trips(u.reports)), []);
+});
+
+test('a way no speed dates (at rest before the silence, at rest elsewhere after it): the trip ends where the unit came to rest, not where it was last seen', async () => {
+  // at rest at A, silent 74 minutes, 21.8 km on (the odometer agrees) a first fix creeping at 0.2 km/h, then the
+  // tracker's 'moving' there; and a unit halted on its way (speed 0), silent, at rest 21.8 km on: each stood at
+  // the second place from its last report before the silence (no speed says when it drove), the way's kilometres
+  // are the trip's, and so is its end
+  const creeping = new Track().park(3600, 600);
+  const lastAtA = creeping.t - 600;
+  creeping.t = lastAtA + 4448;
+  away(creeping, 21.8);
+  const atB = creeping.emit({ speed: 0.2 });
+  creeping.t += 695;
+  setOff(creeping, 10);
+  creeping.park(1800, 600);
+  const halted = new Track().park(1800, 600).drive(10, 40, 30);
+  const haltedAt = halted.t;
+  halted.emit({ speed: 0 });
+  halted.t += 4448;
+  away(halted, 21.8);
+  const restAtB = halted.emit();
+  halted.t += 600;
+  halted.park(1800, 600).drive(10, 40, 30).park(1800, 600);
+  for (const [u, lastSeen, b] of [[creeping, lastAtA, atB], [halted, haltedAt, restAtB]] as const) {
+    const t = await collect(trips(u.reports));
+    const s = await collect(stops(u.reports));
+    const trip = t.find((x) => x.end === lastSeen);
+    assert.ok(trip, `a trip to the stop since ${lastSeen}: ${JSON.stringify(t)}`);
+    assert.deepEqual([trip.endLat, trip.endLng, trip.endAddress], [b.properties.lat, b.properties.lng, b.properties.address], 'it ends at the first fix after the silence');
+    near(trip.distanceKm - (trip.endLng - trip.startLng) * kmPerDegLng(trip.startLat), 0, 0.05, 'its kilometres are the way from its start to its end');
+    const stop = s.find((x) => x.arrival === lastSeen && x.departure !== null);
+    assert.ok(stop && Math.abs(stop.lng - b.properties.lng) * kmPerDegLng(stop.lat) < 0.01, `the stop since then is at that fix: ${JSON.stringify(stop)}`);
+  }
+});
+
+test('driving into a silence, at rest after it where the odometer counts a road (longer than the straight line): it drove there and stood, a stop before its one report there', async () => {
+  // driving at 100 km/h, silent 30 minutes in which it drives 10.8 km by road (8.4 km as the crow flies) and parks; one
+  // report there at rest, silent again 67 minutes, at rest 11 km on (14.6 km by road)
+  const u = new Track({ odometer: 5000 }).park(1800, 600).drive(20, 100, 240);
+  const lastDriving = u.emit({ speed: 100 }).properties.date;
+  u.t = lastDriving + 1840;
+  away(u, 8.4, 10.8);
+  const atP1 = u.emit().properties.date;
+  u.t += 4015;
+  away(u, 11, 14.6);
+  const atP2 = u.t;
+  u.park(1800, 600);
+  // the 10.8 km at the 100 km/h it drove take 389 s: it arrived then
+  const arrived = lastDriving + 389;
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]), [[T0 + 1800, arrived, false], [atP1, atP2, true]]);
+  near(t[0]?.distanceKm ?? 0, 20 + 10.8, 0.01, 'the road to the stop');
+  near(t[1]?.distanceKm ?? 0, 14.6, 0.01, 'the road in the second silence');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, T0 + 1800], [arrived, atP1], [atP2, null]]);
 });
