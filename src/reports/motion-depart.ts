@@ -5,8 +5,9 @@
  * line) against its length.
  * - At rest before it and not driving after it: it drove in the silence, a trip from the last
  *   report before it to the first after it (creeping there, a speed under the threshold, the
- *   fixes after it tell where it ends). The tracker's 'stopped' on both sides: it stood until the
- *   way at the speed it came at ends at the second (a departure dated inside the silence); its
+ *   fixes after it tell where it ends). The tracker's 'stopped' on both sides (or its 'stopped',
+ *   then a first fix creeping in slow traffic): it stood until the way at the speed it came at
+ *   ends at the second (a departure dated inside the silence); its
  *   'stopped' before and 'moving' after: it stood at both places, the way at that speed takes its
  *   part, the two stands share the rest alike (a stop on each side of the trip).
  * - At rest before it and driving after it: the way at the speed it drives takes part of the
@@ -51,18 +52,19 @@ export abstract class DepartureRules extends SilenceRules {
       // as long before as the way takes at the speed it drove here; the stand fills the rest. Stopped
       // here and setting off there (f, its 'moving' report): it stood at both places, and nothing tells
       // how long at each; the way takes its part of the silence, the two stands share the rest alike.
-      const stand = place.cameAtKmh > 0 && (this.isHalt(f) || this.isSetOff(f)) ? this.standAt(place.last, f, place.cameAtKmh) : 0;
+      const creeps = !parked && !f.going && f.speed > 0 && !this.ending;
+      // (creeping after it, in slow traffic: it got there driving, as when it says 'stopped' there)
+      const stand = place.cameAtKmh > 0 && (this.isHalt(f) || this.isSetOff(f) || creeps) ? this.standAt(place.last, f, place.cameAtKmh) : 0;
       const shared = stand > 0 && this.isSetOff(f);
       const left = stand > 0 ? Math.round(place.last.t + (shared ? stand / 2 : stand)) : 0;
       const from = left > place.last.t ? fixAt(place.last, left) : place.last;
       // where the way ends: at f, or (shared) the stand there before its 'moving' report
       const at = shared && left > place.last.t ? fixAt(f, Math.round(f.t - stand / 2)) : f;
       if (!place.confirmed && this.aStop(from.t - place.arrival.t)) place.confirmed = true;
-      const creeps = !parked && !f.going && f.speed > 0 && !this.ending;
       this.tellSilence(place.last, f, at !== f
         ? `motion_state stopped before it and moving after it: it stood at both places; the way at ${place.cameAtKmh} km/h, the speed it came at, takes ${Math.round(f.t - place.last.t - stand)} s of it, the two stands share the rest (about ${Math.round(stand / 2)} s each)`
         : from !== place.last
-        ? `motion_state stopped on both sides: it stood here about ${from.t - place.last.t} s more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the stopped report after it), then drove`
+        ? `motion_state stopped ${creeps ? `before it, creeping after it (${f.speed} km/h)` : 'on both sides'}: it stood here about ${from.t - place.last.t} s more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the ${creeps ? 'first fix' : 'stopped report'} after it), then drove`
         : creeps
           ? `at rest before it and creeping after it (${f.speed} km/h): it drove in the silence from the last report before it, on into slow traffic or to a stop there, as the fixes after it tell`
           : 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');

@@ -239,14 +239,15 @@ export class MotionTracker extends DepartureRules {
     if (first && this.cameToRest(p, f, out)) return;
     const away = first !== undefined && fartherThan(first, f, this.radiusKm);
     const rolled = away && this.rolledToRest(p, f);
-    if (rolled || (away && this.restedBefore(p, f))) {
+    // At rest at p and at its place at f (the candidate's first fix, still driving, was what lay beyond the radius): the
+    // candidate is re-anchored below, and the stop begins where the unit came to rest among its fixes (p at the latest).
+    if (rolled || (away && (p.going || fartherThan(p, f, this.radiusKm)) && this.restedBefore(p, f))) {
       for (const x of c) run.add(x);
       this.candidate = [f];
       this.restFrom = p;
       // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      // (when f creeps, once the next fix says it is no crawl: restPending); at rest at p and at its place at f
-      // (the candidate's first fix, still driving, was what lay beyond the radius): a stop since p
-      if (rolled || (this.stoodAStop(p, f) && !this.restPending()) || (!p.going && !fartherThan(p, f, this.radiusKm))) this.arrive(out);
+      // (when f creeps, once the next fix says it is no crawl: restPending)
+      if (rolled || (this.stoodAStop(p, f) && !this.restPending())) this.arrive(out);
       return;
     }
     if (away) {

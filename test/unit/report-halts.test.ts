@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stops } from '../../src/reports/stops.js';
 import { trips } from '../../src/reports/trips.js';
-import { collect, halt, kmPerDegLng, Track } from './report-fixture.js';
+import { collect, halt, kmPerDegLng, T0, Track } from './report-fixture.js';
 
 /** The tracker says it sets off (speed 0), then drives `km` east at `kmh`, a report every `every` s. */
 function setOff(u: Track, km: number, kmh = 40, every = 30): number {
@@ -68,6 +68,40 @@ test('motion_state stopped, silent 21 minutes, then motion_state moving 965 m on
   const t = await collect(trips(u.reports));
   assert.deepEqual(t.map((x) => [x.start, x.end]).slice(1), [[stopped + 620, moving - 620], [moving, u.t - 1800]]);
   assert.ok(Math.abs((t[1]?.distanceKm ?? 0) - 0.965) < 0.005, `the way in the silence: ${t[1]?.distanceKm} km`);
+});
+
+test('motion_state stopped after a report every 5 s, then parked reports minutes apart a few metres on: the stop begins at the stopped report, not at a later parked one', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 3, 35.4, 5); // a report every 49 m: the candidate stop holds the two before the stopped report, 98 m back
+  const stopped = halt(u);
+  u.t += 219;
+  u.lng -= 0.002 / kmPerDegLng(u.lat); // 2 m back: 96 m from the first fix the candidate holds
+  u.emit();
+  // 3 m past the stopped report: 101 m from that first fix, within the radius of the stopped report
+  u.t += 1559;
+  u.lng += 0.005 / kmPerDegLng(u.lat);
+  u.emit();
+  u.t += 845;
+  const moving = setOff(u, 5, 60, 30);
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => x.end), [stopped, u.t - 1800]);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, moving], [u.t - 1800, null]]);
+});
+
+test('motion_state stopped, silent 14 minutes, then 2 km on creeping in slow traffic: a stop until the way at the speed it came at ends at that fix', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 20, 69, 200);
+  const stopped = halt(u);
+  away(u, 828, 2);
+  u.drive(2, 3.2, 200, { reportSpeed: 3.2 }).park(1800, 600);
+  // the 2 km at the 69 km/h it came at take 104 s of the 828: it stood the other 724 s
+  const left = stopped + 724;
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[stopped, left]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[T0 + 1800, stopped], [left, u.t - 1800]]);
 });
 
 test('motion_state moving, silent 6 minutes, then 3.8 km on creeping through slow traffic to a stop: one trip, not two', async () => {
