@@ -71,19 +71,19 @@ export abstract class SilenceJudgements extends MotionCore {
    * Whether the unit, last seen at p, spent the silence until f at rest near f: long enough for
    * a stop, f not driving, and neither p's speed nor the odometer says it went far in between
    * (a logger that sleeps from the moment it parks: its last report still shows a driving speed;
-   * driving at p, a road up to ROAD_DETOUR times the straight line), nor did it crawl the way (crawled).
+   * driving at p, a road up to ROAD_DETOUR times the straight line), nor did it crawl the way
+   * (crawled). Never when f is the tracker's own 'stopped' report: it says the unit stopped then.
    */
   protected restedBefore(p: Fix, f: Fix): boolean {
-    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || leaving(p, f) || this.crawled(p, f)) return false;
+    if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || this.isHalt(f) || leaving(p, f) || this.crawled(p, f)) return false;
     // driving at p: the way at its slowing speed must leave --min-stop of the silence (else it drove all of it)
     if (p.going && !this.stoodAStop(p, f)) return false;
     // creeping off from p's place: it stood there, not near f
     if (fartherThan(p, f, this.radiusKm) && this.creptOff(p, f)) return false;
     const straight = distKm(p, f);
     const odo = odometerKm(p.r, f.r, straight);
-    // Driving at p, the odometer may count a road's length (the way's time at that length was allowed for above), unless
-    // f is the tracker's own 'stopped' report: that dates its arrival, and a road is no sign that it stood before.
-    if (odo !== undefined) return odo <= (p.going && !this.isHalt(f) ? straight * ROAD_DETOUR : straight) + this.radiusKm;
+    // driving at p, the odometer may count a road's length (the way's time at that length was allowed for above)
+    if (odo !== undefined) return odo <= (p.going ? straight * ROAD_DETOUR : straight) + this.radiusKm;
     // Without an odometer, a silence longer than --max-gap proves nothing beyond the last stretch rolled to a stop.
     return f.t - p.t <= this.params.maxGapS || straight <= ROLL_KM;
   }

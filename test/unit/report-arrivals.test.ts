@@ -31,6 +31,22 @@ test('driving into a silence, then motion_state stopped elsewhere, a parked repo
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, moving], [u.t - 1800, null]], 'it stood from its stopped report, not from before the silence');
 });
 
+test('driving into a silence, then motion_state stopped elsewhere, the odometer the straight line: the trip ends at the stopped report, not before it', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const first = setOff(u, 10);
+  u.emit({ speed: 73 });
+  // silent 52 minutes, 14.6 km on as the crow flies and by the odometer: the tracker says it stopped on arrival
+  u.t += 3137;
+  away(u, 14.6);
+  const stopped = halt(u);
+  u.t += 600;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end, x.partial]), [[first, stopped, false]]);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[stopped, null]], 'it stood from its stopped report');
+});
+
 test('crawling in slow traffic, then a silence and motion_state moving a few metres on: it stood from its last crawl report', async () => {
   const u = new Track({ odometer: 2000 }).park(1800, 600);
   const first = setOff(u, 5);
