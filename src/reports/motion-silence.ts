@@ -97,8 +97,10 @@ export abstract class SilenceRules extends SilenceJudgements {
       this.haltedThenMoved(halt, f, out);
       return true;
     }
-    // its first fix here is the tracker's own 'stopped' report: it arrived then (the move went on across the silence)
-    const rested = !this.isHalt(s) && (this.restedBefore(q, s) || this.droveThenStood(q, s));
+    // its first fix here is the tracker's own 'stopped' report: it arrived then (the move went on across the silence); the
+    // move began at q, at rest, as the silence began (depart: creeping after it, the fixes after it tell): the way is the trip
+    const departed = q === run.start && run.last === q && !q.going;
+    const rested = !this.isHalt(s) && !departed && (this.restedBefore(q, s) || this.droveThenStood(q, s));
     if (rested || s !== f) {
       for (let i = 0; i < k; i++) run.add(c[i] as Fix);
       this.candidate = [...c.slice(k), f];

@@ -123,37 +123,46 @@ test('the window\'s edge: a last fix the odometer says the unit never drove to i
   assert.deepEqual(await collect(trips(u.reports)), []);
 });
 
-test('a way no speed dates (at rest before the silence, at rest elsewhere after it): the trip ends where the unit came to rest, not where it was last seen', async () => {
+test('at rest, silent, then at rest elsewhere, its first fix there creeping: the trip runs across the silence to that fix, as when it reads no speed', async () => {
   // at rest at A, silent 74 minutes, 21.8 km on (the odometer agrees) a first fix creeping at 0.2 km/h, then the
-  // tracker's 'moving' there; and a unit halted on its way (speed 0), silent, at rest 21.8 km on: each stood at
-  // the second place from its last report before the silence (no speed says when it drove), the way's kilometres
-  // are the trip's, and so is its end
-  const creeping = new Track().park(3600, 600);
-  const lastAtA = creeping.t - 600;
-  creeping.t = lastAtA + 4448;
-  away(creeping, 21.8);
-  const atB = creeping.emit({ speed: 0.2 });
-  creeping.t += 695;
-  setOff(creeping, 10);
-  creeping.park(1800, 600);
-  const halted = new Track().park(1800, 600).drive(10, 40, 30);
-  const haltedAt = halted.t;
-  halted.emit({ speed: 0 });
-  halted.t += 4448;
-  away(halted, 21.8);
-  const restAtB = halted.emit();
-  halted.t += 600;
-  halted.park(1800, 600).drive(10, 40, 30).park(1800, 600);
-  for (const [u, lastSeen, b] of [[creeping, lastAtA, atB], [halted, haltedAt, restAtB]] as const) {
+  // tracker's 'moving' there: the trip from the last report at A to that fix, the stop at B from it
+  for (const creep of [0.2, 0]) {
+    const u = new Track().park(3600, 600);
+    const lastAtA = u.t - 600;
+    u.t = lastAtA + 4448;
+    away(u, 21.8);
+    const atB = u.emit({ speed: creep });
+    u.t += 695;
+    const moving = setOff(u, 10);
+    u.park(1800, 600);
     const t = await collect(trips(u.reports));
+    assert.deepEqual(t.map((x) => [x.start, x.end, x.inferred]).slice(0, 1), [[lastAtA, atB.properties.date, true]], `creeping at ${creep} km/h`);
+    assert.deepEqual([t[0]?.endLat, t[0]?.endLng], [atB.properties.lat, atB.properties.lng]);
+    near(t[0]?.distanceKm ?? 0, 21.8, 0.01, 'the odometer across the silence');
     const s = await collect(stops(u.reports));
-    const trip = t.find((x) => x.end === lastSeen);
-    assert.ok(trip, `a trip to the stop since ${lastSeen}: ${JSON.stringify(t)}`);
-    assert.deepEqual([trip.endLat, trip.endLng, trip.endAddress], [b.properties.lat, b.properties.lng, b.properties.address], 'it ends at the first fix after the silence');
-    near(trip.distanceKm - (trip.endLng - trip.startLng) * kmPerDegLng(trip.startLat), 0, 0.05, 'its kilometres are the way from its start to its end');
-    const stop = s.find((x) => x.arrival === lastSeen && x.departure !== null);
-    assert.ok(stop && Math.abs(stop.lng - b.properties.lng) * kmPerDegLng(stop.lat) < 0.01, `the stop since then is at that fix: ${JSON.stringify(stop)}`);
+    assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[atB.properties.date, moving]]);
   }
+});
+
+test('halted on its way, silent, then at rest elsewhere: no speed dates the way, and the trip ends where the unit came to rest, not where it was last seen', async () => {
+  // a unit halted on its way (speed 0), silent 74 minutes, at rest 21.8 km on (the odometer agrees): it stood at the
+  // second place from its last report before the silence; the way's kilometres are the trip's, and so is its end
+  const u = new Track().park(1800, 600).drive(10, 40, 30);
+  const haltedAt = u.t;
+  u.emit({ speed: 0 });
+  u.t += 4448;
+  away(u, 21.8);
+  const atB = u.emit();
+  u.t += 600;
+  u.park(1800, 600).drive(10, 40, 30).park(1800, 600);
+  const t = await collect(trips(u.reports));
+  const trip = t.find((x) => x.end === haltedAt);
+  assert.ok(trip, `a trip to the stop since ${haltedAt}: ${JSON.stringify(t)}`);
+  assert.deepEqual([trip.endLat, trip.endLng, trip.endAddress], [atB.properties.lat, atB.properties.lng, atB.properties.address], 'it ends at the first fix after the silence');
+  near(trip.distanceKm, 10 + 21.8, 0.05, 'its kilometres are the way to that fix');
+  const s = await collect(stops(u.reports));
+  const stop = s.find((x) => x.arrival === haltedAt && x.departure !== null);
+  assert.ok(stop && Math.abs(stop.lng - atB.properties.lng) * kmPerDegLng(stop.lat) < 0.01, `the stop since then is at that fix: ${JSON.stringify(stop)}`);
 });
 
 test('driving into a silence, at rest after it where the odometer counts a road (longer than the straight line): it drove there and stood, a stop before its one report there', async () => {
