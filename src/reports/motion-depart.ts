@@ -7,9 +7,9 @@
  *   report before it to the first after it (creeping there, a speed under the threshold, the
  *   fixes after it tell where it ends). The tracker's 'stopped' on both sides (or its 'stopped',
  *   then a first fix creeping in slow traffic): it stood until the way at the speed it came at
- *   ends at the second (a departure dated inside the silence); its
- *   'stopped' before and 'moving' after: it stood at both places, the way at that speed takes its
- *   part, the two stands share the rest alike (a stop on each side of the trip).
+ *   ends at the second (a departure dated inside the silence); its 'stopped' before and 'moving'
+ *   after: it stood at both places, the way at that speed takes its part, the two stands share
+ *   the rest alike (a stop on each side of the trip).
  * - At rest before it and driving after it: the way at the speed it drives takes part of the
  *   silence; when the rest leaves --min-stop, it stood where it was until it set off in the
  *   silence, as long before the first fix after it as the way takes (an ignition-powered tracker

@@ -19,12 +19,12 @@
  *   stay at its place, then a silence of at least minStopDurationS after which the unit is
  *   elsewhere (beyond ROLL_KM, however straight the odometer, or saying 'stopped' again, however
  *   near; beyond the stop radius when the first fix there is its 'moving' report: the tracker
- *   says it stood at both places), ends the move at the 'stopped' report: the unit stood there (a stop when a later fix
- *   shows it there) and drove in the silence; 'stopped' on both sides, it stood until the way at
- *   the speed it came at ends at the second (a departure dated inside the silence; over
- *   maxGapS, the trip is inferred); 'stopped' before it and driving after it, until the way at
- *   the faster of the speed it came at and the speed after ends at the first fix after it, when
- *   that leaves --min-stop (the same estimate, a first fix's speed being a moment's). The
+ *   says it stood at both places), ends the move at the 'stopped' report: the unit stood there
+ *   (a stop when a later fix shows it there) and drove in the silence; 'stopped' on both sides,
+ *   it stood until the way at the speed it came at ends at the second (a departure dated inside
+ *   the silence; over maxGapS, the trip is inferred); 'stopped' before it and driving after it,
+ *   until the way at the faster of the speed it came at and the speed after ends at the first fix
+ *   after it, when that leaves --min-stop (the same estimate, a first fix's speed being a moment's). The
  *   reports ending after a 'stopped' report, its followers still there: the trip ended there,
  *   not cut.
  * - Every silence after which the unit is elsewhere, when it leaves a place: motion-depart.ts.
