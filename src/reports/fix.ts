@@ -123,11 +123,14 @@ export const leaving = (a: Fix, next: Fix): boolean => (a.going || a.speed > 0) 
 export const creeps = (f: Fix): boolean => !f.going && f.speed > 0;
 
 /**
- * Whether a, creeping, crawled on to b at the speed it reads: b lies as far on as that speed goes
+ * Whether the unit went on from a to b at the speed a reads: b lies as far on as that speed goes
  * (leaving) and no more than twice as far. A parked fix's noisy speed goes nowhere, and a unit
  * that drove off after it is much farther.
  */
-export const crawledOn = (a: Fix, b: Fix): boolean => creeps(a) && leaving(a, b) && distKm(a, b) <= (2 * a.speed * Math.max(0, b.t - a.t)) / 3600;
+export const wentOnAt = (a: Fix, b: Fix): boolean => a.speed > 0 && leaving(a, b) && distKm(a, b) <= (2 * a.speed * Math.max(0, b.t - a.t)) / 3600;
+
+/** Whether a, creeping, crawled on to b at the speed it reads (wentOnAt). */
+export const crawledOn = (a: Fix, b: Fix): boolean => creeps(a) && wentOnAt(a, b);
 
 /** The reported speed, 0 when missing or not a positive number. */
 export const speedOf = (r: ReportPoint): number => {

@@ -117,6 +117,15 @@ export abstract class SilenceJudgements extends MotionCore {
     return this.aStop(this.standAt(p, f, p.speed));
   }
 
+  /**
+   * Whether the way from p to f at the speed f reads leaves less than --min-stop of the silence
+   * between: f's speed, if it is no parked fix's noise, is slow traffic the unit drove all of it in
+   * (and only the fix after f tells which).
+   */
+  protected slowAfter(p: Fix, f: Fix): boolean {
+    return f.speed > 0 && !this.aStop(this.standAt(p, f, f.speed));
+  }
+
   /** The tracker's own motion_state 'moving' report (it had stopped and sets off). */
   protected isSetOff(f: Fix): boolean {
     const p = f.r.properties;

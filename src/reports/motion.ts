@@ -53,7 +53,7 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { Anchors } from './anchors.js';
-import { crawledOn, creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, type Fix } from './fix.js';
+import { creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, wentOnAt, type Fix } from './fix.js';
 import { hasPosition, odometerRounding } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
@@ -218,8 +218,8 @@ export class MotionTracker extends DepartureRules {
     if (late) this.tellSilence(late.place.last, late.first, late.story);
     const rest = this.restFrom;
     if (rest && this.restPending()) {
-      // its first fix after the silence crawled on to f at the speed it reads: no report shows the unit at rest, it moved across
-      if (crawledOn(first as Fix, f)) {
+      // its first fix after the silence went on to f at the speed it reads: no report shows the unit at rest, it moved across
+      if (wentOnAt(first as Fix, f)) {
         this.tellSilence(rest, first as Fix, `driving before it, and crawling after it (the next fix as far on as its speed of ${(first as Fix).speed} km/h goes): no report shows it at rest, the move went on across it`);
         this.restFrom = undefined;
       } else {
@@ -246,8 +246,8 @@ export class MotionTracker extends DepartureRules {
       this.candidate = [f];
       this.restFrom = p;
       // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      // (when f creeps, once the next fix says it is no crawl: restPending)
-      if (rolled || (this.stoodAStop(p, f) && !this.restPending())) this.arrive(out);
+      // (when f creeps, or reads a speed the way at which fills the silence, once the next fix says it is no crawl: restPending)
+      if ((rolled || this.stoodAStop(p, f)) && !this.restPending()) this.arrive(out);
       return;
     }
     if (away) {
@@ -270,12 +270,15 @@ export class MotionTracker extends DepartureRules {
 
   /**
    * Whether the stop since restFrom (a unit driving into a silence, then at rest near its first
-   * fix after it) waits for the next fix: that first fix creeps, and only the next one tells
-   * parked noise (a stop since restFrom) from slow traffic (crawledOn: the move went on).
+   * fix after it) waits for the next fix: that first fix creeps, or reads a driving speed at which
+   * the way from restFrom fills the silence (slowAfter), and only the next one tells parked noise
+   * (a stop since restFrom) from slow traffic (wentOnAt: the move went on).
    */
   private restPending(): boolean {
     const c = this.candidate;
-    return this.restFrom?.going === true && c.length === 1 && creeps(c[0] as Fix);
+    const rest = this.restFrom;
+    const f = c[0] as Fix;
+    return rest?.going === true && c.length === 1 && (creeps(f) || (f.going && this.slowAfter(rest, f)));
   }
 
   /**

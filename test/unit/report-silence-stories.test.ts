@@ -165,6 +165,31 @@ test('halted on its way, silent, then at rest elsewhere: no speed dates the way,
   assert.ok(stop && Math.abs(stop.lng - atB.properties.lng) * kmPerDegLng(stop.lat) < 0.01, `the stop since then is at that fix: ${JSON.stringify(stop)}`);
 });
 
+test('driving into a silence, then on at a crawl: a first fix whose slow speed fills the silence waits for the next to tell a roll to a stop from slow traffic', async () => {
+  // driving at 51.3 km/h, silent 348 s, 0.64 km on reading 5.7 km/h (the way at 51.3 km/h takes 45 s: 303 s left,
+  // a stop if that speed were a parked fix's noise; at 5.7 km/h it takes all of them), then on at 5.7 km/h
+  const crawl = (then: (u: Track) => void): Track => {
+    const u = new Track({ odometer: 5000 }).park(1800, 600).drive(10, 51.3, 200);
+    const last = u.emit({ speed: 51.3 }).properties.date;
+    u.t = last + 348;
+    away(u, 0.64);
+    then(u);
+    return u.park(1800, 600);
+  };
+  const traffic = crawl((u) => u.drive(2.75, 5.7, 346, { reportSpeed: 5.7 }));
+  assert.deepEqual((await collect(trips(traffic.reports))).map((x) => [x.start, x.end]), [[T0 + 1800, traffic.t - 1800]], 'one trip through the slow traffic');
+  assert.equal((await collect(stops(traffic.reports))).length, 2, 'no stop in it');
+  // the same first fix, then parked there: its speed was noise, a stop since the last report before the silence
+  let first = 0;
+  const parked = crawl((u) => {
+    first = u.emit({ speed: 5.7 }).properties.date;
+    u.t += 600;
+  });
+  const s = await collect(stops(parked.reports));
+  assert.equal(s.length, 2, JSON.stringify(s));
+  assert.ok((s[1]?.arrival ?? 0) < first, `the stop since before its first fix there: ${s[1]?.arrival} < ${first}`);
+});
+
 test('driving into a silence, at rest after it where the odometer counts a road (longer than the straight line): it drove there and stood, a stop before its one report there', async () => {
   // driving at 100 km/h, silent 30 minutes in which it drives 10.8 km by road (8.4 km as the crow flies) and parks; one
   // report there at rest, silent again 67 minutes, at rest 11 km on (14.6 km by road)
