@@ -50,8 +50,13 @@ interface UnitRec {
 }
 
 const HOUR = 3600;
-// Mid-afternoon in the Americas (15:00 UTC) of the last day: vehicles are out driving.
-const T0 = Math.floor(Date.now() / 1000 / 86400) * 86400 - 9 * HOUR;
+// Mid-afternoon in the Americas (15:00 UTC) of the last working day before today: vehicles are out driving (the demo
+// fleet rests at weekends, so a Sunday's afternoon, the day before a Monday's run, may have no unit moving).
+const T0 = ((): number => {
+  const d = new Date((Math.floor(Date.now() / 1000 / 86400) * 86400 - 9 * HOUR) * 1000);
+  while (d.getUTCDay() === 0 || d.getUTCDay() === 6) d.setUTCDate(d.getUTCDate() - 1);
+  return d.getTime() / 1000;
+})();
 const T1 = T0 + 3 * HOUR;
 const T2 = T1 + 3 * HOUR;
 const STALE = '2h';
