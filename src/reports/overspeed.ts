@@ -18,8 +18,9 @@
  * however late, is far away.)
  *
  * maxSpeed and where it was reported (lat, lng), avgSpeed (the time-weighted mean of the
- * reported speeds over the episode) and distanceKm (great circle between its reports) are in
- * the service's units. The state is plain JSON, so watch keeps it in its checkpoint.
+ * reported speeds over the episode; the way into a motion_state report, whose speed is the
+ * tracker's 0, not a measure, at the speed of the report before) and distanceKm (great circle
+ * between its reports) are in the service's units. The state is plain JSON, so watch keeps it in its checkpoint.
  */
 import type { ReportPoint } from '../api/types.js';
 import { inFence, type Fence } from './fences.js';
@@ -103,6 +104,8 @@ export interface OverspeedFix {
   speed: number;
   /** Km, null when the report carries none: it bounds what the unit drove in a silence (watch passes none). */
   odometer?: number | null;
+  /** A motion_state report: its speed is the tracker's 0 that goes with the word, not a measure. */
+  word?: boolean;
 }
 
 export const newOverspeedState = (did: number, name: string): OverspeedState => ({ did, name, seen: false, lastT: null, episode: null });
@@ -154,7 +157,7 @@ function record(s: OverspeedState, e: Episode, end: number, partial: boolean): O
 function extend(e: Episode, f: OverspeedFix): void {
   const a = e.last;
   const dt = Math.max(0, f.date - a.t);
-  e.speedTime += (dt * (a.speed + f.speed)) / 2;
+  e.speedTime += (dt * (a.speed + (f.word ? a.speed : f.speed))) / 2;
   e.distanceKm += haversineKm(a.lat, a.lng, f.lat, f.lng);
   e.path?.push(f.lng, f.lat);
 }
@@ -249,7 +252,7 @@ const speedOf = (v: unknown): number => (typeof v === 'number' && Number.isFinit
 export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { windowS: number }, keepPath = false): UnitProcessor<Overspeed> {
   let state: OverspeedState | undefined;
   // One fix for every report: overspeedStep keeps none of it.
-  const fix: OverspeedFix = { date: 0, lat: 0, lng: 0, speed: 0, odometer: null };
+  const fix: OverspeedFix = { date: 0, lat: 0, lng: 0, speed: 0, odometer: null, word: false };
   return ordered(order, {
     push(r: ReportPoint) {
       const p = r.properties;
@@ -261,6 +264,7 @@ export function overspeedProcessor(rules: SpeedRules, order: OrderOptions & { wi
       fix.lng = p.lng;
       fix.speed = speedOf(p.speed);
       fix.odometer = p.odometer;
+      fix.word = p.reportType === 'motion_state';
       return overspeedStep(state, fix, rules).done;
     },
     finish: () => (state ? overspeedFinish(state, rules) : []),

@@ -148,7 +148,7 @@ export function observe(state: UnitWatchState, r: WatchReport, params: WatchPara
   if (lat !== null && lng !== null && params.speedLimit !== undefined) {
     state.overspeed ??= newOverspeedState(state.did, state.name);
     const rules = { limit: params.speedLimit, fences: params.fences, minDurationS: DEFAULT_MIN_OVERSPEED_S, maxGapS: 3600 };
-    const told = overspeedStep(state.overspeed, { date: r.date, lat, lng, speed: speed ?? 0 }, rules).reached;
+    const told = overspeedStep(state.overspeed, { date: r.date, lat, lng, speed: speed ?? 0, word: r.reportType === 'motion_state' }, rules).reached;
     if (told) {
       events.push({
         ...base('overspeed', state, r.date), ...place(state), speed: speed ?? undefined,

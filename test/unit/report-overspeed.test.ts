@@ -124,3 +124,18 @@ test("a parked unit's fix that reads a speed from position noise is no episode; 
   const drive = await collect(run(profile([10, 24, 10, 10], 60), overspeedProcessor(rules({ limit: 15 }), { windowS: 0 })));
   assert.deepEqual(drive.map((e) => [e.start, e.end]), [[T0 + 60, T0 + 120]]);
 });
+
+test('an episode that ends at the tracker\'s stopped report: the way into it counts at the speed before, not slowing to the 0 that goes with the word', async () => {
+  // 113.5 km/h, then 'stopped' 333 s and 10.5 km on (the way at that speed): the unit sped until it stopped
+  const r = [
+    report({ date: T0, speed: 0, reportType: 'motion_state', reportValue: 'moving' }),
+    report({ date: T0 + 300, speed: 113.5, lng: 11.6 }),
+    report({ date: T0 + 633, speed: 0, lng: 11.6 + 10.5 / (111.32 * Math.cos((48.1 * Math.PI) / 180)), reportType: 'motion_state', reportValue: 'stopped' }),
+  ];
+  const [e] = await collect(run(r, overspeedProcessor(rules({ limit: 100 }), { windowS: 0 })));
+  assert.deepEqual([e?.start, e?.end, e?.maxSpeed, e?.avgSpeed], [T0 + 300, T0 + 633, 113.5, 113.5]);
+  // a measured speed under the limit at the end still counts as measured
+  const slowed = r.map((x, i) => (i === 2 ? report({ ...x.properties, speed: 60, reportType: 'report', reportValue: 'periodic' }) : x));
+  const [s] = await collect(run(slowed, overspeedProcessor(rules({ limit: 100 }), { windowS: 0 })));
+  assert.equal(s?.avgSpeed, Math.round(((113.5 + 60) / 2) * 10) / 10);
+});
