@@ -20,7 +20,8 @@
  * maxSpeed and where it was reported (lat, lng), avgSpeed (the time-weighted mean of the
  * reported speeds over the episode; the way into a motion_state report, whose speed is the
  * tracker's 0, not a measure, at the speed of the report before) and distanceKm (great circle
- * between its reports) are in the service's units. The state is plain JSON, so watch keeps it in its checkpoint.
+ * between its reports) are in the service's units. The state is plain JSON, so watch keeps it
+ * in its checkpoint.
  */
 import type { ReportPoint } from '../api/types.js';
 import { inFence, type Fence } from './fences.js';
