@@ -155,22 +155,24 @@ export class FleetEngine<T extends Unit> {
       this.stopAll.abort();
       return;
     }
+    // the unit named once: "unit 2: unit 2 not found" says it twice
     const message = (err as Error).message;
+    const named = message.startsWith(`unit ${unit.did} `) ? message : `unit ${unit.did}: ${message}`;
     if (!following) {
       this.failures.push({ id: unit.did, error: err });
-      this.opts.say(`error: unit ${unit.did}: ${message}`);
+      this.opts.say(`error: ${named}`);
       return;
     }
     const n = (this.failedRounds.get(unit.did) ?? 0) + 1;
     this.failedRounds.set(unit.did, n);
     if (isTransient(err) && (untilStopped || n < MAX_FAILED_POLLS)) {
-      this.opts.say(`warning: unit ${unit.did}: ${message}; trying again next round`);
+      this.opts.say(`warning: ${named}; trying again next round`);
       this.opts.retrying?.(unit, err as Error);
       return;
     }
     this.given.add(unit.did);
     this.failures.push({ id: unit.did, error: err });
-    this.opts.say(`error: unit ${unit.did}: ${message}; ${this.opts.givenUp ?? 'no longer followed'}`);
+    this.opts.say(`error: ${named}; ${this.opts.givenUp ?? 'no longer followed'}`);
   }
 }
 

@@ -97,7 +97,7 @@ test('a unit that fails is named once, the others go on, and the run is a partia
   assert.ok(err instanceof PartialFailure, String(err));
   assert.equal(exitCodeFor(err), 7);
   assert.deepEqual(log.rounds, [[1, 3]]);
-  assert.deepEqual(plan.said, ['error: unit 2: unit 2 not found']);
+  assert.deepEqual(plan.said, ['error: unit 2 not found']);
   assert.equal(log.ended, 1, 'what the others wrote is ended');
 });
 
