@@ -231,8 +231,8 @@ export class MotionTracker extends DepartureRules {
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
     // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
-    // (not when f says 'stopped' again: the tracker says that only after it moved, so it drove between the two)
-    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM) && !this.isHalt(f))) {
+    // (not when f says 'stopped' again, which restedBefore never takes: the tracker says that only after it moved)
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
       this.haltedThenMoved(halt, f, out);
       return;
     }

@@ -10,15 +10,20 @@ import { DEFAULTS } from '../../src/reports/params.js';
 import type { Explanation } from '../../src/reports/segments.js';
 import { away, collect, halt, near, setOff, T0, Track } from './report-fixture.js';
 
-test('driving into a silence, then motion_state stopped elsewhere, a parked report and moving: the trip ends at the stopped report', async () => {
+/** Parked, sets off and drives 10 km, its last report at `kmh`; silent `silentS`, `km` on (`odoKm` by the odometer), says 'stopped'. */
+function stoppedAfterSilence(kmh: number, silentS: number, km: number, odoKm = km): { u: Track; first: number; stopped: number } {
   const u = new Track({ odometer: 2000 }).park(1800, 600);
   const first = setOff(u, 10);
-  u.emit({ speed: 40 });
+  u.emit({ speed: kmh });
+  u.t += silentS;
+  away(u, km, odoKm);
+  return { u, first, stopped: halt(u) };
+}
+
+test('driving into a silence, then motion_state stopped elsewhere, a parked report and moving: the trip ends at the stopped report', async () => {
   // silent 75 minutes, in which it drives 19 km by road (17 km as the crow flies) and says 'stopped' on arrival; the
   // way at the speed it slowed down at leaves a stand in the silence (where it stood, no report says: not before it)
-  u.t += 75 * 60;
-  away(u, 17, 19);
-  const stopped = halt(u);
+  const { u, first, stopped } = stoppedAfterSilence(40, 75 * 60, 17, 19);
   u.t += 150;
   u.emit();
   u.t += 800;
@@ -32,13 +37,8 @@ test('driving into a silence, then motion_state stopped elsewhere, a parked repo
 });
 
 test('driving into a silence, then motion_state stopped elsewhere, the odometer the straight line: the trip ends at the stopped report, not before it', async () => {
-  const u = new Track({ odometer: 2000 }).park(1800, 600);
-  const first = setOff(u, 10);
-  u.emit({ speed: 73 });
   // silent 52 minutes, 14.6 km on as the crow flies and by the odometer: the tracker says it stopped on arrival
-  u.t += 3137;
-  away(u, 14.6);
-  const stopped = halt(u);
+  const { u, first, stopped } = stoppedAfterSilence(73, 3137, 14.6);
   u.t += 600;
   u.park(1800, 600);
   const t = await collect(trips(u.reports));
