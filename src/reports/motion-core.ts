@@ -10,10 +10,16 @@ import { JITTER_RADII, type Move } from './move.js';
 import type { ReportParams } from './params.js';
 import { Centre, Place } from './place.js';
 import type { Explanation, Segment, TrackerOptions } from './segments.js';
+import { formatSpan } from '../span.js';
 
 /** The earlier of two dates, either unknown (a function, not a closure made at each call). */
 function earlier(t: number | undefined, x: number | undefined): number | undefined {
   return x !== undefined && (t === undefined || x < t) ? x : t;
+}
+
+/** A distance as --explain tells it: metres under a kilometre, else kilometres to 0.1. */
+export function lengthText(km: number): string {
+  return km < 1 ? `${Math.round(km * 1000)} m` : `${km.toFixed(1)} km`;
 }
 
 /**
@@ -142,13 +148,13 @@ export abstract class MotionCore {
     const partial = this.runPartial || cut;
     out.push(run.segment(trip, partial, p.maxGapS));
     if (this.explain) {
-      const size = `${km.toFixed(3)} km in ${duration} s`;
+      const size = `${km.toFixed(3)} km in ${formatSpan(duration)}`;
       const why = trip
-        ? `${size}: a trip (${km >= p.minTripDistanceKm ? `at least --min-trip-distance ${p.minTripDistanceKm} km` : `at least --min-trip-duration ${p.minTripDurationS} s`})`
-        : `${size}: a short move, not a trip (under --min-trip-distance ${p.minTripDistanceKm} km and --min-trip-duration ${p.minTripDurationS} s); its distance counts in the summary`;
+        ? `${size}: a trip (${km >= p.minTripDistanceKm ? `at least --min-trip-distance ${p.minTripDistanceKm} km` : `at least --min-trip-duration ${formatSpan(p.minTripDurationS)}`})`
+        : `${size}: a short move, not a trip (under --min-trip-distance ${p.minTripDistanceKm} km and --min-trip-duration ${formatSpan(p.minTripDurationS)}); its distance counts in the summary`;
       const edges = partial ? `; cut by ${cut ? 'the end of the reports' : 'the start of the reports'}` : '';
-      const inferred = run.silence > p.maxGapS ? `; inferred: it crossed a silence of ${run.silence} s (over --max-gap ${p.maxGapS} s) in which it moved` : '';
-      this.tell(trip ? 'trip' : 'move', run.start, run.last, km, null, `${why}${inferred}${next ? `, ended on staying within --stop-radius ${p.stopRadiusM} m for --min-stop ${p.minStopDurationS} s` : ''}${edges}`);
+      const inferred = run.silence > p.maxGapS ? `; inferred: it crossed a silence of ${formatSpan(run.silence)} (over --max-gap ${formatSpan(p.maxGapS)}) in which it moved` : '';
+      this.tell(trip ? 'trip' : 'move', run.start, run.last, km, null, `${why}${inferred}${next ? `, ended on staying within --stop-radius ${p.stopRadiusM} m for --min-stop ${formatSpan(p.minStopDurationS)}` : ''}${edges}`);
     }
   }
 
@@ -157,11 +163,11 @@ export abstract class MotionCore {
     out.push(seg);
     if (!this.explain) return;
     const until = place.departure ?? place.last;
-    const silence = place.longestSilence >= 600 ? `, through a silence of ${place.longestSilence} s at the same place` : '';
-    const rest = place.arrival !== place.first ? `, at rest ${place.first.t - place.arrival.t} s before the first report after a silence` : '';
+    const silence = place.longestSilence >= 600 ? `, through a silence of ${formatSpan(place.longestSilence)} at the same place` : '';
+    const rest = place.arrival !== place.first ? `, at rest ${formatSpan(place.first.t - place.arrival.t)} before the first report after a silence` : '';
     const cut = seg.partial ? '; cut by the edge of the reports' : '';
     this.tell('stop', place.arrival, until, null, place.centre,
-      `stayed within --stop-radius ${this.params.stopRadiusM} m for ${until.t - place.arrival.t} s (at least --min-stop ${this.params.minStopDurationS} s)${rest}${silence}${cut}`);
+      `stayed within --stop-radius ${this.params.stopRadiusM} m for ${formatSpan(until.t - place.arrival.t)} (at least --min-stop ${formatSpan(this.params.minStopDurationS)})${rest}${silence}${cut}`);
   }
 
   protected tell(kind: Explanation['kind'], a: Fix, b: Fix, km: number | null, at: { lat: number; lng: number } | null, reason: string): void {
@@ -180,7 +186,7 @@ export abstract class MotionCore {
   protected tellSilence(a: Fix, b: Fix, story: string): void {
     if (!this.explain) return;
     const km = segmentKm(a, b);
-    const over = b.t - a.t > this.params.maxGapS ? ` (over --max-gap ${this.params.maxGapS} s: inferred)` : '';
-    this.tell('gap', a, b, km, null, `silent ${b.t - a.t} s${over}, ${Math.round(km * 1000)} m away (${(km * 3600 / Math.max(1, b.t - a.t)).toFixed(1)} km/h on average), ${story}`);
+    const over = b.t - a.t > this.params.maxGapS ? ` (over --max-gap ${formatSpan(this.params.maxGapS)}: inferred)` : '';
+    this.tell('gap', a, b, km, null, `silent ${formatSpan(b.t - a.t)}${over}, ${lengthText(km)} away (${(km * 3600 / Math.max(1, b.t - a.t)).toFixed(1)} km/h on average), ${story}`);
   }
 }

@@ -33,6 +33,7 @@ import { Move } from './move.js';
 import { Place } from './place.js';
 import { SilenceRules } from './motion-silence.js';
 import type { Segment } from './segments.js';
+import { formatSpan } from '../span.js';
 
 /** The departures of the tracker, on its silence rules (motion-silence.ts); motion.ts feeds them reports. */
 export abstract class DepartureRules extends SilenceRules {
@@ -62,9 +63,9 @@ export abstract class DepartureRules extends SilenceRules {
       const at = shared && left > place.last.t ? fixAt(f, Math.round(f.t - stand / 2)) : f;
       if (!place.confirmed && this.aStop(from.t - place.arrival.t)) place.confirmed = true;
       this.tellSilence(place.last, f, at !== f
-        ? `motion_state stopped before it and moving after it: it stood at both places; the way at ${place.cameAtKmh} km/h, the speed it came at, takes ${Math.round(f.t - place.last.t - stand)} s of it, the two stands share the rest (about ${Math.round(stand / 2)} s each)`
+        ? `motion_state stopped before it and moving after it: it stood at both places; the way at ${place.cameAtKmh} km/h, the speed it came at, takes ${formatSpan(f.t - place.last.t - stand)} of it, the two stands share the rest (about ${formatSpan(stand / 2)} each)`
         : from !== place.last
-        ? `motion_state stopped ${creeps ? `before it, creeping after it (${f.speed} km/h)` : 'on both sides'}: it stood here about ${from.t - place.last.t} s more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the ${creeps ? 'first fix' : 'stopped report'} after it), then drove`
+        ? `motion_state stopped ${creeps ? `before it, creeping after it (${f.speed} km/h)` : 'on both sides'}: it stood here about ${formatSpan(from.t - place.last.t)} more (the way at ${place.cameAtKmh} km/h, the speed it came at, ends at the ${creeps ? 'first fix' : 'stopped report'} after it), then drove`
         : creeps
           ? `at rest before it and creeping after it (${f.speed} km/h): it drove in the silence from the last report before it, on into slow traffic or to a stop there, as the fixes after it tell`
           : 'at rest before it and not driving after it: it drove in the silence, a trip from the last report before it to the first after it');
@@ -114,8 +115,8 @@ export abstract class DepartureRules extends SilenceRules {
       const story = drove
         ? `${f.going ? `driving after it, and the way at ${f.speed}` : `crawling across it, and the way at ${Math.max(place.last.speed, f.speed)}`} km/h takes most of it: the unit left at the last report before it`
         : kmh > 0
-          ? `motion_state stopped before it and driving after it: it stood here about ${Math.round(stood)} s more (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
-          : `driving after it, and the way at ${f.speed} km/h takes ${silent - Math.round(stood)} s of it: the unit stood here about ${Math.round(stood)} s more and set off in the silence (its first fix came late); the trip from ${setOffAt > 0 ? 'then' : 'the first fix after it'}`;
+          ? `motion_state stopped before it and driving after it: it stood here about ${formatSpan(stood)} more (the way at ${kmh} km/h, the faster of the speed it came at and the speed after, ends at the first fix after it), then drove`
+          : `driving after it, and the way at ${f.speed} km/h takes ${formatSpan(silent - stood)} of it: the unit stood here about ${formatSpan(stood)} more and set off in the silence (its first fix came late); the trip from ${setOffAt > 0 ? 'then' : 'the first fix after it'}`;
       // set off late by f's speed alone: the next fix may show that speed to be a parked fix's noise, a story of its own
       // (noiseAfterSilence), so this one is told once the next fix says it is not (step)
       if (setOffAt > 0) lateStory = story;
@@ -149,7 +150,7 @@ export abstract class DepartureRules extends SilenceRules {
     // the tracker's own 'moving' report dates the start even at the edge of the reports
     const partial = place.edge && from === place.first && !this.isSetOff(from);
     if (place.confirmed) this.left = place;
-    else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${from.t - place.first.t} s ${place.edge ? 'at the edge of the reports' : 'after a silence'}: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+    else if (!partial) this.tell('edge', place.first, from, null, place.centre, `stood ${formatSpan(from.t - place.first.t)} ${place.edge ? 'at the edge of the reports' : 'after a silence'}: under --min-stop ${formatSpan(this.params.minStopDurationS)}, not a stop`);
     const run = new Move(from, this.clock, this.keepPath, place.confirmed ? place.centre : undefined, this.radiusKm, from === f ? place.last : undefined);
     for (const x of on) if (x.t > from.t) run.add(x);
     if (from !== f && from !== place.last && !late) run.add(place.last);

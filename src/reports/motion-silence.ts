@@ -31,9 +31,11 @@
  */
 import { crawledOn, distKm, fartherThan, type Fix } from './fix.js';
 import { Move } from './move.js';
+import { lengthText } from './motion-core.js';
 import { Place } from './place.js';
 import { SilenceJudgements } from './motion-judge.js';
 import type { Segment } from './segments.js';
+import { formatSpan } from '../span.js';
 
 /** The silence rules of the tracker, on its judgements of fixes (motion-judge.ts); motion.ts feeds them reports. */
 export abstract class SilenceRules extends SilenceJudgements {
@@ -107,7 +109,7 @@ export abstract class SilenceRules extends SilenceJudgements {
       this.restFrom = rested ? q : undefined;
       // driving at its last report before the silence, it arrived as long after it as the way takes at that speed (arrive)
       const since = !rested ? 'by its first fix here' : q.going && q.speed > 0 ? `where the way from its last report before the silence, at the ${q.speed} km/h that report read, ended` : 'from its last report before the silence';
-      this.tell('gap', q, s, distKm(q, s), null, `silent ${s.t - q.t} s, then motion_state moving here: the unit had stopped ${since}`);
+      this.tell('gap', q, s, distKm(q, s), null, `silent ${formatSpan(s.t - q.t)}, then motion_state moving here: the unit had stopped ${since}`);
       this.arrive(out);
       return true;
     }
@@ -119,7 +121,7 @@ export abstract class SilenceRules extends SilenceJudgements {
     this.candidate = [];
     this.restFrom = undefined;
     run.add(f);
-    this.tell('gap', q, f, distKm(q, f), null, `silent ${f.t - q.t} s, then motion_state moving ${Math.round(distKm(q, f) * 1000)} m away: the move ended in the silence, where the unit set off again`);
+    this.tell('gap', q, f, distKm(q, f), null, `silent ${formatSpan(f.t - q.t)}, then motion_state moving ${lengthText(distKm(q, f))} away: the move ended in the silence, where the unit set off again`);
     this.endMove(undefined, false, out);
     this.run = new Move(f, this.clock, this.keepPath, undefined, this.radiusKm);
     this.runPartial = false;
@@ -140,7 +142,7 @@ export abstract class SilenceRules extends SilenceJudgements {
     this.candidate = [];
     this.restFrom = undefined;
     const last = c[c.length - 1] as Fix;
-    this.tell('gap', last, f, distKm(last, f), null, `motion_state stopped, then silent ${f.t - last.t} s and ${Math.round(distKm(last, f) * 1000)} m away: the move ended at the stopped report`);
+    this.tell('gap', last, f, distKm(last, f), null, `motion_state stopped, then silent ${formatSpan(f.t - last.t)} and ${lengthText(distKm(last, f))} away: the move ended at the stopped report`);
     this.endMove(undefined, false, out);
     const place = new Place(c[halt] as Fix, c.length > halt + 1, false);
     if (before.going) place.cameAtKmh = before.speed;

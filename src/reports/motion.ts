@@ -61,6 +61,7 @@ import { ROLL_KM } from './motion-judge.js';
 import { DepartureRules } from './motion-depart.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
+import { formatSpan } from '../span.js';
 
 /**
  * The segmentation state machine of one unit. push() takes reports in date order and
@@ -174,7 +175,7 @@ export class MotionTracker extends DepartureRules {
     const place = this.place;
     if (place) {
       if (place.confirmed) this.emitStop(place, out);
-      else this.tell('edge', place.first, place.last, null, place.centre, `stood ${place.last.t - place.first.t} s at the edge of the reports: under --min-stop ${this.params.minStopDurationS} s, not a stop`);
+      else this.tell('edge', place.first, place.last, null, place.centre, `stood ${formatSpan(place.last.t - place.first.t)} at the edge of the reports: under --min-stop ${formatSpan(this.params.minStopDurationS)}, not a stop`);
     } else if (this.run) {
       // Still moving, or halted for less than --min-stop: the move ends at its arrival, if it had one, cut by the end
       // of the reports; at the tracker's own 'stopped' report, its followers still there, it ends whole (it ended there).

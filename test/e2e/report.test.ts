@@ -52,6 +52,9 @@ describe('report', { timeout: 900_000 }, () => {
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stderr, /explain: \d+ \(.+\) stop .*stayed within --stop-radius 100 m/);
     assert.match(text.stderr, /explain: \d+ \(.+\) trip .*a trip \(at least --min-trip-/);
+    // lengths of time as people read them (as the options take them), never a count of seconds
+    assert.match(text.stderr, /stayed within --stop-radius 100 m for (\d+[dhm] )?\d+[dhms] \(at least --min-stop 5m\)/);
+    assert.doesNotMatch(text.stderr, /\d s\b/);
     // In another zone, the zone's clock with its offset (the table's rows, on stdout, are unchanged).
     const tokyo = await h.run(['report', 'trips', did, ...WINDOW, '--explain', '--tz', 'Asia/Tokyo']);
     assert.equal(tokyo.code, 0, tokyo.stderr);

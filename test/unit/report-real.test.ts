@@ -222,8 +222,8 @@ test('the summary of a day is the same in a day window and a week window; byUnit
   proc.finish();
   const kinds = new Set(explained.map((e) => e.kind));
   assert.ok(kinds.has('trip') && kinds.has('move') && kinds.has('stop'), [...kinds].join());
-  assert.ok(explained.some((e) => e.kind === 'stop' && /silence of 1800 s/.test(e.reason)), 'the stop through the silence says so');
-  assert.ok(explained.filter((e) => e.kind === 'move').every((e) => /--min-trip-distance 0.5 km and --min-trip-duration 300 s/.test(e.reason)));
+  assert.ok(explained.some((e) => e.kind === 'stop' && /silence of 30m at the same place/.test(e.reason)), 'the stop through the silence says so');
+  assert.ok(explained.filter((e) => e.kind === 'move').every((e) => /--min-trip-distance 0.5 km and --min-trip-duration 5m\)/.test(e.reason)));
 });
 
 test('a slow crawl in traffic (2-10 km/h for 20 minutes) is not a stop', async () => {

@@ -101,7 +101,7 @@ test('--explain tells the story chosen for each silence', async () => {
   await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
   const gaps = told.filter((e) => e.kind === 'gap').map((e) => e.reason);
   assert.equal(gaps.length, 2, gaps.join('\n'));
-  assert.match(gaps[0] ?? '', /over --max-gap.*stood here about \d+ s more and set off in the silence/);
+  assert.match(gaps[0] ?? '', /^silent 1h 40m \(over --max-gap 1h: inferred\).*takes 2m 15s of it: the unit stood here about 1h 38m more and set off in the silence/);
   assert.match(gaps[1] ?? '', /over --max-gap.*it drove in the silence/);
   assert.ok(told.some((e) => e.kind === 'trip' && /inferred/.test(e.reason)));
 });
