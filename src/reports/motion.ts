@@ -71,7 +71,7 @@ export class MotionTracker extends DepartureRules {
   /** What reanchoring a move's candidate measures, kept from fix to fix. */
   private readonly anchors = new Anchors();
 
-  private isMoving(r: ReportPoint): boolean {
+  private isMoving(r: ReportPoint, speed: number): boolean {
     const p = r.properties;
     if (this.params.useMotionState) {
       if (p.reportType === 'motion_state') {
@@ -79,17 +79,17 @@ export class MotionTracker extends DepartureRules {
         else if (p.reportValue === 'stopped') this.motion = false;
       }
       // A unit said stopped, yet reports driving speed: its 'moving' was lost (in a reporting gap).
-      if (this.motion === false && p.reportType !== 'motion_state' && speedOf(r) > this.params.speedThreshold) this.motion = true;
+      if (this.motion === false && p.reportType !== 'motion_state' && speed > this.params.speedThreshold) this.motion = true;
       if (this.motion !== undefined) return this.motion;
     }
-    return speedOf(r) > this.params.speedThreshold;
+    return speed > this.params.speedThreshold;
   }
 
   push(r: ReportPoint): readonly Segment[] {
-    const moving = this.isMoving(r);
+    const speed = speedOf(r);
+    const moving = this.isMoving(r, speed);
     const p = r.properties;
     if (!hasPosition(p.lat, p.lng)) return NONE;
-    const speed = speedOf(r);
     const going = speed > this.params.speedThreshold || (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'moving');
     const fix = fixOf(r, speed, moving, going);
     const held = this.held;
@@ -229,28 +229,9 @@ export class MotionTracker extends DepartureRules {
       }
     }
     const p = c[c.length - 1] ?? run.last;
-    if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return;
-    const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
-    // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
-    // (not when f says 'stopped' again, which restedBefore never takes: the tracker says that only after it moved)
-    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
-      this.haltedThenMoved(halt, f, out);
-      return;
-    }
-    if (first && this.cameToRest(p, f, out)) return;
+    // the rules of a silence and of the tracker's 'moving' (silenceRules): none applies to a fix under --min-stop after the one before
+    if ((f.t - p.t >= this.params.minStopDurationS || this.isSetOff(f)) && this.silenceRules(p, f, out)) return;
     const away = first !== undefined && fartherThan(first, f, this.radiusKm);
-    const rolled = away && this.rolledToRest(p, f);
-    // At rest at p and at its place at f (the candidate's first fix, still driving, was what lay beyond the radius): the
-    // candidate is re-anchored below, and the stop begins where the unit came to rest among its fixes (p at the latest).
-    if (rolled || (away && (p.going || fartherThan(p, f, this.radiusKm)) && this.restedBefore(p, f))) {
-      for (const x of c) run.add(x);
-      this.candidate = [f];
-      this.restFrom = p;
-      // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      // (when f creeps, or reads a speed the way at which fills the silence, once the next fix says it is no crawl: restPending)
-      if ((rolled || this.stoodAStop(p, f)) && !this.restPending()) this.arrive(out);
-      return;
-    }
     if (away) {
       this.restFrom = undefined;
       const i = this.anchors.first(c, f, this.radiusKm);
@@ -267,6 +248,40 @@ export class MotionTracker extends DepartureRules {
     }
     c.push(f);
     if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
+  }
+
+  /**
+   * A fix f after a silence of --min-stop or more since p (the candidate's last fix, or the move's), or
+   * the tracker's own 'moving' report: the stories of motion-silence.ts that may end the move or
+   * begin a stop; true when one took f.
+   */
+  private silenceRules(p: Fix, f: Fix, out: Segment[]): boolean {
+    if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return true;
+    const c = this.candidate;
+    const run = this.run as Move;
+    const first = c[0];
+    const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
+    // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
+    // (not when f says 'stopped' again, which restedBefore never takes: the tracker says that only after it moved)
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
+      this.haltedThenMoved(halt, f, out);
+      return true;
+    }
+    if (first && this.cameToRest(p, f, out)) return true;
+    const away = first !== undefined && fartherThan(first, f, this.radiusKm);
+    const rolled = away && this.rolledToRest(p, f);
+    // At rest at p and at its place at f (the candidate's first fix, still driving, was what lay beyond the radius): the
+    // candidate is re-anchored below, and the stop begins where the unit came to rest among its fixes (p at the latest).
+    if (rolled || (away && (p.going || fartherThan(p, f, this.radiusKm)) && this.restedBefore(p, f))) {
+      for (const x of c) run.add(x);
+      this.candidate = [f];
+      this.restFrom = p;
+      // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
+      // (when f creeps, or reads a speed the way at which fills the silence, once the next fix says it is no crawl: restPending)
+      if ((rolled || this.stoodAStop(p, f)) && !this.restPending()) this.arrive(out);
+      return true;
+    }
+    return false;
   }
 
   /**
