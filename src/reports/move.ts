@@ -47,7 +47,9 @@ export class Move {
   last: Fix;
   distanceKm = 0;
   drivingTime = 0;
+  /** The reported speeds integrated over the driving time whose ways carry one (see add), and that time, s. */
   speedTime = 0;
+  speedDt = 0;
   maxSpeed: number;
   parts: DayPart[] = [];
   path: number[] | undefined;
@@ -107,7 +109,12 @@ export class Move {
     this.silent(a, f);
     if (driving) {
       this.drivingTime += dt;
-      this.speedTime += (dt * (a.speed + f.speed)) / 2;
+      // a way beyond the stop radius with no speed at either end (a silence the unit crossed, a tracker that reads none)
+      // says nothing of the speed it was driven at: left out of the average (a halt at a light, within the radius, is in it)
+      if (a.speed > 0 || f.speed > 0 || legKm(a, f) <= this.radiusKm) {
+        this.speedTime += (dt * (a.speed + f.speed)) / 2;
+        this.speedDt += dt;
+      }
     }
     if (f.speed > this.maxSpeed) this.maxSpeed = f.speed;
     if (this.from) this.away(f);
@@ -219,8 +226,10 @@ export class Move {
   segment(trip: boolean, partial: boolean, maxGapS: number): TripSegment {
     return {
       kind: 'trip', trip, partial, inferred: this.silence > maxGapS, start: this.start.r, end: this.last.r,
-      distanceKm: this.distanceKm, drivingTime: this.drivingTime, maxSpeed: this.maxSpeed,
-      avgSpeed: this.drivingTime > 0 ? this.speedTime / this.drivingTime : 0,
+      distanceKm: this.distanceKm, drivingTime: this.drivingTime,
+      // no way of the move carries a speed and no fix read one: not known (not 0: it moved)
+      maxSpeed: this.speedDt === 0 && this.maxSpeed === 0 ? null : this.maxSpeed,
+      avgSpeed: this.speedDt > 0 ? this.speedTime / this.speedDt : null,
       parts: this.parts, path: this.path,
     };
   }

@@ -26,9 +26,10 @@ export interface TripSegment {
   distanceKm: number;
   /** Seconds between consecutive fixes of the move where at least one of the two was moving. */
   drivingTime: number;
-  maxSpeed: number;
-  /** Driving-time-weighted mean of the reported speeds (service speed unit). */
-  avgSpeed: number;
+  /** Highest reported speed (service speed unit); null when nothing of the move carries a speed (avgSpeed null, no fix read one). */
+  maxSpeed: number | null;
+  /** Driving-time-weighted mean of the reported speeds (service speed unit), over the ways that carry one (Move.add); null when none does. */
+  avgSpeed: number | null;
   /** Per local day, when the tracker has a DayClock. */
   parts: DayPart[];
   /** The positions of the move's fixes as flat [lng0, lat0, lng1, lat1, …], when the tracker keeps paths. */

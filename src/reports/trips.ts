@@ -28,10 +28,10 @@ export interface Trip {
   /** end − start, s. */
   duration: number;
   distanceKm: number;
-  /** Highest reported speed during the trip (service speed unit). */
-  maxSpeed: number;
-  /** Mean reported speed over the driving time (service speed unit). */
-  avgSpeed: number;
+  /** Highest reported speed during the trip (service speed unit); null when no report of it carries a speed (a trip inferred across a silence, a tracker that reads none). */
+  maxSpeed: number | null;
+  /** Mean reported speed over the driving time (service speed unit), leaving out ways beyond the stop radius with no speed at either end; null when no way carries one. */
+  avgSpeed: number | null;
   startLat: number;
   startLng: number;
   startAddress: string | null;
@@ -75,7 +75,7 @@ export function tripRecord(seg: TripSegment): Trip {
     duration: e.date - s.date,
     distanceKm: round(seg.distanceKm, 3),
     maxSpeed: seg.maxSpeed,
-    avgSpeed: round(seg.avgSpeed, 1),
+    avgSpeed: seg.avgSpeed === null ? null : round(seg.avgSpeed, 1),
     startLat: s.lat,
     startLng: s.lng,
     startAddress: s.address ?? null,

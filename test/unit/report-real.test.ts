@@ -49,6 +49,7 @@ test('a trip inside a silence: two resting reports 20 minutes and 16 km apart ar
   assert.deepEqual([t[0]?.start, t[0]?.end], [left, arrived]);
   near(t[0]?.distanceKm ?? 0, 16.4, 0.001, 'the odometer delta');
   assert.equal(t[0]?.drivingTime, 0, 'no report says when it drove');
+  assert.deepEqual([t[0]?.maxSpeed, t[0]?.avgSpeed], [null, null], 'nor how fast: not known, not 0');
   const s = await collect(stops(u.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, left], [arrived, null]]);
   const [day] = await collect(summary(u.reports, 'UTC'));

@@ -32,7 +32,7 @@ test('a drive between two parkings is one trip from the first moving report to t
   near(trip.distanceKm, 10, 0.001, 'odometer distance');
   assert.equal(trip.maxSpeed, 40);
   // the last segment goes from 40 to 0: the mean of reported speeds is a little under 40
-  near(trip.avgSpeed, 40, 1, 'average speed');
+  near(trip.avgSpeed ?? 0, 40, 1, 'average speed');
   assert.equal(trip.did, 7);
   assert.equal(trip.name, 'Van 7');
   assert.equal(trip.startAddress, u.reports.find((r) => r.properties.date === departure)?.properties.address);
@@ -45,6 +45,19 @@ test('without an odometer the distance is the sum of great-circle distances', as
   assert.ok(trip);
   // the fixture moves along a parallel by flat-earth steps; the great circle is within 0.5 % of that
   near(trip.distanceKm, u.drivenKm, u.drivenKm * 0.005, 'great-circle distance');
+});
+
+test('a tracker that reads no speed: its trip\'s maximum and average speed are not known (null), not 0', async () => {
+  const u = new Track().park(1800, 600).drive(10, 40, 30, { reportSpeed: 0 }).park(1800, 600);
+  const [trip, ...rest] = await collect(trips(u.reports));
+  assert.equal(rest.length, 0);
+  near(trip?.distanceKm ?? 0, 10, 0.001, 'the way');
+  assert.deepEqual([trip?.maxSpeed, trip?.avgSpeed], [null, null]);
+  // one report of it with a speed: both known again
+  u.reports[8]!.properties.speed = 38;
+  const [known] = await collect(trips(u.reports));
+  assert.equal(known?.maxSpeed, 38);
+  assert.ok((known?.avgSpeed ?? 0) > 0);
 });
 
 test('an odometer that counts whole kilometres: a drive read every second counts its steps, one read every 10 s its legs, never both', async () => {
@@ -97,6 +110,8 @@ test('a short halt at a light does not make a stop; a long one does', async () =
   assert.equal(t1.length, 1, 'one trip through the light');
   near(t1[0]?.distanceKm ?? 0, 6, 0.001, 'both legs');
   assert.equal((t1[0]?.duration ?? 0) - (t1[0]?.drivingTime ?? 0), 60, 'the halt between its first and last report is not driving');
+  const avg = t1[0]?.avgSpeed ?? 0;
+  assert.ok(avg > 25 && avg < 36, `the halt at the light counts in the average speed: ${avg}`);
   const s1 = await collect(stops(light.reports));
   assert.equal(s1.length, 2, 'parked before and after only');
 

@@ -56,7 +56,7 @@ end, duration, maxSpeed, avgSpeed, limit, distanceKm, lat, lng (where the maximu
 for --limit), partial; geofence did, name, fence, enter, exit, duration, open (a visit still open at
 --to: exit null, open true). Times are unix seconds (clock times in the zone in terminal tables,
 RFC 3339 UTC in piped ones), durations seconds (1h 12m in terminal tables), distances km, speeds
-as the service reports them. Records come as each unit's history is read
+as the service reports them (a trip's maxSpeed and avgSpeed null when none of its reports carries one). Records come as each unit's history is read
 (units side by side, in order within a unit).
 
 ${ZONE_HELP}
