@@ -202,7 +202,10 @@ export class MotionTracker extends DepartureRules {
     if (place) {
       // no candidate while the unit stands: what was measured of the last one keeps none of its fixes
       this.anchors.forget();
-      if (place.holds(f, this.radiusKm)) {
+      // the tracker said 'stopped' here, and says it again beyond the radius of that report: it moved in between (a shuffle
+      // within the radius of the stop's centre, which the fixes between dragged along)
+      const haltedAgain = this.isHalt(f) && place.halt !== undefined && fartherThan(place.halt, f, this.radiusKm);
+      if (!haltedAgain && place.holds(f, this.radiusKm)) {
         place.add(f);
         // still here, at rest, --min-stop after it said moving (it moved a few metres, or never set off): that word starts no trip
         if (place.setOff !== undefined && !f.going && f.t - place.setOff.t >= this.params.minStopDurationS) place.setOff = undefined;

@@ -92,6 +92,8 @@ export class Place {
   private stood: { fix: Fix; lat: number; lng: number } | undefined;
   /** A motion_state 'moving' report since the unit stood here (the tracker's own word that it set off). */
   setOff: Fix | undefined;
+  /** The tracker's last motion_state 'stopped' report here (its word that the unit came to rest there). */
+  halt: Fix | undefined;
   /** The departure, once the unit left. */
   departure: Fix | undefined;
   longestSilence = 0;
@@ -114,7 +116,9 @@ export class Place {
 
   private noteMotion(f: Fix): void {
     const p = f.r.properties;
-    if (p.reportType === 'motion_state') this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
+    if (p.reportType !== 'motion_state') return;
+    this.setOff = p.reportValue === 'moving' && f.going ? (this.setOff ?? f) : undefined;
+    if (p.reportValue === 'stopped') this.halt = f;
   }
 
   add(f: Fix): void {

@@ -166,3 +166,29 @@ test('motion_state stopped, silent 25 minutes, then crawling off at 2.2 km/h wit
   assert.ok(metres <= 50, `placed ${Math.round(metres)} m from where it stood`);
   assert.equal(s.departure, stopped + 25 * 60, 'it left with its first fix after the silence, crawling');
 });
+
+test('motion_state stopped, silent 30 minutes, a creeping fix 62 m on, stopped again 114 m from the first: two stops and a short move between; stopped again within the radius: one stop', async () => {
+  // a shuffle to the next loading bay: both within the stop radius of the centre the creeping fix drags between them
+  const shuffle = (metres: number): { u: Track; first: number; creep: number; second: number } => {
+    const u = new Track();
+    u.drive(5, 40, 30);
+    const first = halt(u);
+    away(u, 1833, 0.062);
+    const creep = u.emit({ speed: 4.6 }).properties.date;
+    away(u, 40, (metres - 62) / 1000);
+    const second = halt(u);
+    away(u, 2994, 0.785);
+    u.drive(7, 64.2, 45);
+    u.park(1800, 600);
+    return { u, first, creep, second };
+  };
+  const bay = shuffle(114);
+  const s = await collect(stops(bay.u.reports));
+  assert.deepEqual(s.slice(0, 2).map((x) => [x.arrival, x.departure]), [[bay.first, bay.creep], [bay.second, s[1]?.departure]]);
+  assert.ok((s[1]?.departure ?? 0) > bay.second + 2900, 'the second stop stands until the way on at 64.2 km/h begins');
+  assert.equal((await collect(trips(bay.u.reports))).length, 2, 'the shuffle is a short move, no trip');
+  // the tracker's second 'stopped' within the radius of its first: the unit did not go anywhere, one stop
+  const still = shuffle(60);
+  assert.deepEqual((await collect(stops(still.u.reports))).slice(0, 1).map((x) => x.arrival), [still.first]);
+  assert.equal((await collect(stops(still.u.reports))).length, 2, 'one stop at the bay, one where it parked');
+});
