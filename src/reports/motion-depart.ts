@@ -43,6 +43,15 @@ export abstract class DepartureRules extends SilenceRules {
    */
   protected depart(place: Place, f: Fix, out: Segment[], parked = false): void {
     const silent = f.t - place.last.t;
+    // The stream's first fix, alone, read a driving speed, and a silence followed: the unit was on its way there (a move
+    // the start of the reports cut), not standing; the move's silence rules read the silence (driving into it).
+    if (place.edge && place.last === place.first && place.first.going && !this.isSetOff(place.first) && !parked && silent >= this.params.minStopDurationS) {
+      this.place = undefined;
+      this.run = new Move(place.first, this.clock, this.keepPath, undefined, this.radiusKm);
+      this.runPartial = true;
+      this.candidate = [place.first];
+      return this.step(f, out);
+    }
     const confirmed = place.confirmed;
     const crept = !parked && silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
     // Not when it crawled to f (slow traffic): it did not stand, and left at its last report here as a driving unit does (below).

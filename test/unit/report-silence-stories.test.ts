@@ -211,3 +211,21 @@ test('driving into a silence, at rest after it where the odometer counts a road 
   const s = await collect(stops(u.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, T0 + 1800], [arrived, atP1], [atP2, null]]);
 });
+
+test('the reports begin with a fix driving at 47.5 km/h, then silent 28 minutes, at rest 4 km on: a trip cut by their start, ending when the way at that speed ends; begun at rest, a whole trip', async () => {
+  const begin = (speed: number): { u: Track; first: number } => {
+    const u = new Track({ odometer: 5000 });
+    const first = u.emit({ speed }).properties.date;
+    u.t += 1699;
+    away(u, 4);
+    u.park(3600, 600);
+    return { u, first };
+  };
+  const driving = begin(47.5);
+  // 4 km at 47.5 km/h take 303 s
+  const arrived = driving.first + 303;
+  assert.deepEqual((await collect(trips(driving.u.reports))).map((x) => [x.start, x.end, x.partial]), [[driving.first, arrived, true]]);
+  assert.deepEqual((await collect(stops(driving.u.reports))).map((x) => x.arrival), [arrived]);
+  const parked = begin(0);
+  assert.deepEqual((await collect(trips(parked.u.reports))).map((x) => [x.start, x.end, x.partial]), [[parked.first, parked.first + 1699, false]]);
+});
