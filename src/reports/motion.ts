@@ -55,7 +55,7 @@ import type { ReportPoint } from '../api/types.js';
 import { Anchors } from './anchors.js';
 import { creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, wentOnAt, type Fix } from './fix.js';
 import { hasPosition, odometerRounding } from './geo.js';
-import type { Move } from './move.js';
+import { arrivalAt, type Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
 import { ROLL_KM } from './motion-judge.js';
 import { DepartureRules } from './motion-depart.js';
@@ -171,7 +171,7 @@ export class MotionTracker extends DepartureRules {
     this.lateStart = undefined;
     if (late) this.tellSilence(late.place.last, late.first, late.story);
     // a stop since the silence waited for a fix after its first: none came, so it stands
-    if (this.run && this.restPending()) this.arrive(out);
+    if (this.run && this.restPending()) this.arriveAfterSilence(out);
     const place = this.place;
     if (place) {
       if (place.confirmed) this.emitStop(place, out);
@@ -227,7 +227,7 @@ export class MotionTracker extends DepartureRules {
         this.tellSilence(rest, first as Fix, `driving before it, and crawling after it (the next fix as far on as its speed of ${(first as Fix).speed} km/h goes): no report shows it at rest, the move went on across it`);
         this.restFrom = undefined;
       } else {
-        this.arrive(out);
+        this.arriveAfterSilence(out);
         return this.step(f, out);
       }
     }
@@ -250,7 +250,22 @@ export class MotionTracker extends DepartureRules {
       this.anchors.drop(c, 1);
     }
     c.push(f);
-    if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) this.arrive(out);
+    if (c.length >= 2 && f.t - (this.restFrom ?? (c[0] as Fix)).t >= this.params.minStopDurationS) {
+      if (this.restFrom) this.arriveAfterSilence(out);
+      else this.arrive(out);
+    }
+  }
+
+  /** arrive(), the candidate's first fix the first after a silence since restFrom the unit spent at rest there: --explain tells that story. */
+  private arriveAfterSilence(out: Segment[]): void {
+    const rest = this.restFrom as Fix;
+    const f = this.candidate[0] as Fix;
+    if (this.explain) {
+      this.tellSilence(rest, f, rest.going && rest.speed > 0
+        ? `driving before it (${rest.speed} km/h) and at rest after it: the way at that speed takes ${formatSpan(arrivalAt(rest, f) - rest.t)} of it, and the unit stood the rest where the first fix after it is (a stop from then)`
+        : 'at rest after it, and no speed dates the way: the unit went there as the silence began and stood (a stop from the last report before it)');
+    }
+    this.arrive(out);
   }
 
   /**
@@ -281,7 +296,7 @@ export class MotionTracker extends DepartureRules {
       this.restFrom = p;
       // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
       // (when f creeps, or reads a speed the way at which fills the silence, once the next fix says it is no crawl: restPending)
-      if ((rolled || this.stoodAStop(p, f)) && !this.restPending()) this.arrive(out);
+      if ((rolled || this.stoodAStop(p, f)) && !this.restPending()) this.arriveAfterSilence(out);
       return true;
     }
     return false;

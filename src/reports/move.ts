@@ -41,6 +41,11 @@ function drivenIn(a: Fix, f: Fix, km: number, atRest: boolean): Array<[number, n
   return [[a.t, f.t, km]];
 }
 
+/** When a unit driving into a silence at a, at rest at f after it, arrived there (Move.driveInto): the way at a's speed, f at the latest; a's date without a speed. */
+export function arrivalAt(a: Fix, f: Fix): number {
+  return a.going && a.speed > 0 ? Math.min(f.t, Math.round(a.t + (segmentKm(a, f) * 3600) / a.speed)) : a.t;
+}
+
 /** A move from a departure, fix by fix. */
 export class Move {
   start: Fix;
@@ -186,7 +191,7 @@ export class Move {
    */
   driveInto(f: Fix): Fix {
     const a = this.last;
-    const at = a.going && a.speed > 0 ? Math.min(f.t, Math.round(a.t + (segmentKm(a, f) * 3600) / a.speed)) : a.t;
+    const at = arrivalAt(a, f);
     if (at <= a.t) {
       this.hop(f);
       this.last = fixAt(f, a.t);

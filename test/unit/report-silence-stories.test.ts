@@ -229,3 +229,16 @@ test('the reports begin with a fix driving at 47.5 km/h, then silent 28 minutes,
   const parked = begin(0);
   assert.deepEqual((await collect(trips(parked.u.reports))).map((x) => [x.start, x.end, x.partial]), [[parked.first, parked.first + 1699, false]]);
 });
+
+test('--explain tells the story of a silence the unit drove into and stood through: how long the way took at its speed, a stop from then', async () => {
+  const u = new Track({ odometer: 5000 }).park(1800, 600).drive(15, 57.8, 200);
+  const last = u.emit({ speed: 57.8 }).properties.date;
+  u.t += 2340;
+  away(u, 3.4);
+  u.park(3600, 600);
+  const told: Explanation[] = [];
+  await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  const gaps = told.filter((e) => e.kind === 'gap');
+  assert.deepEqual(gaps.map((e) => [e.from, e.to]), [[last, last + 2340]]);
+  assert.match(gaps[0]?.reason ?? '', /^silent 39m, 3\.4 km away .*driving before it \(57\.8 km\/h\) and at rest after it: the way at that speed takes 3m 32s of it, and the unit stood the rest/);
+});
