@@ -4,7 +4,7 @@
  * trip or a short move, a stop is emitted, and each is told to --explain.
  */
 import type { DayClock } from './days.js';
-import { distKm, leaving, segmentKm, type Fix } from './fix.js';
+import { distKm, fartherThan, leaving, segmentKm, type Fix } from './fix.js';
 import { roundDegrees } from './geo.js';
 import { JITTER_RADII, type Move } from './move.js';
 import type { ReportParams } from './params.js';
@@ -120,7 +120,7 @@ export abstract class MotionCore {
     this.candidate = [];
     const left = this.left;
     const r = this.radiusKm;
-    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1)) {
+    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1) && !this.haltedAgain(left, c, k)) {
       const what = run.awayFixes <= 1 ? 'one fix away from the stop and back: a jump' : `went at most ${Math.round(run.maxAwayKm * 1000)} m from the stop (within ${JITTER_RADII} × --stop-radius ${this.params.stopRadiusM} m) and came back: parked jitter`;
       this.tell('jitter', run.start, stop.last, null, left.centre, `${what}, the stop goes on`);
       for (const x of [...c.slice(0, k), stop.first]) left.add(x);
@@ -133,6 +133,20 @@ export abstract class MotionCore {
     }
     this.endMove(stop, false, out);
     this.place = stop;
+  }
+
+  /**
+   * Whether the tracker said 'stopped' among the fixes of c from k on beyond the radius of its last 'stopped' at the
+   * place the unit left: it says so only after the unit moved, so the new stop is no parked jitter of that one.
+   */
+  protected haltedAgain(left: Place, c: Fix[], k: number): boolean {
+    const halt = left.halt;
+    if (halt === undefined) return false;
+    for (let i = k; i < c.length; i++) {
+      const p = (c[i] as Fix).r.properties;
+      if (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'stopped' && fartherThan(halt, c[i] as Fix, this.radiusKm)) return true;
+    }
+    return false;
   }
 
   /** The move in progress ends (at run.last): the stop it left, then the move; `next` is the stop it reached, if any. */

@@ -192,3 +192,31 @@ test('motion_state stopped, silent 30 minutes, a creeping fix 62 m on, stopped a
   assert.deepEqual((await collect(stops(still.u.reports))).slice(0, 1).map((x) => x.arrival), [still.first]);
   assert.equal((await collect(stops(still.u.reports))).length, 2, 'one stop at the bay, one where it parked');
 });
+
+test('motion_state stopped, then moving, a 150 m crawl to the next bay and stopped there: two stops, not one stop and a 0 km trip out of a parked fix\'s noise', async () => {
+  const u = new Track();
+  u.drive(4, 40, 4);
+  const atA = halt(u);
+  u.t += 500;
+  const leftA = u.t;
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 4;
+  u.drive(0.15, 3, 4);
+  const atB = halt(u);
+  u.t += 742;
+  u.emit();
+  const b = { lat: u.lat, lng: u.lng };
+  // silent 22 minutes, then a parked fix 46 m off reading 28.3 km/h (the odometer still), then 'moving' at the bay
+  u.t += 1313;
+  u.lng += 0.046 / kmPerDegLng(u.lat);
+  u.emit({ speed: 28.3 });
+  Object.assign(u, b);
+  u.t += 322;
+  const leftB = setOff(u, 8);
+  u.park(1800, 600);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.slice(0, 2).map((x) => [x.arrival, x.departure]), [[atA, leftA], [atB, leftB]]);
+  const t = await collect(trips(u.reports));
+  assert.ok(t.every((x) => x.distanceKm > 0.1), `no trip of nothing: ${JSON.stringify(t.map((x) => x.distanceKm))}`);
+  assert.equal(t.length, 2, 'the drive to the first bay and the drive off from the second');
+});
