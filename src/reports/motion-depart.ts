@@ -54,8 +54,10 @@ export abstract class DepartureRules extends SilenceRules {
     }
     const confirmed = place.confirmed;
     const crept = !parked && silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
-    // Not when it crawled to f (slow traffic): it did not stand, and left at its last report here as a driving unit does (below).
-    if (silent >= this.params.minStopDurationS && (parked || (!(f.speed > this.params.speedThreshold) && !crept && !this.crawled(place.last, f)))) {
+    // Not when it crawled to f (slow traffic): it did not stand, and left at its last report here as a driving unit does (below);
+    // unless the tracker said 'stopped' here and the way at the speed it came at leaves --min-stop of the silence: it stood.
+    const saidStopped = place.cameAtKmh > 0 && !f.going && f.speed > 0 && this.aStop(this.standAt(place.last, f, place.cameAtKmh));
+    if (silent >= this.params.minStopDurationS && (parked || (!(f.speed > this.params.speedThreshold) && !crept && (saidStopped || !this.crawled(place.last, f))))) {
       // Silent since it stood here, and now elsewhere, not driving (at rest, or just setting off):
       // it drove in the silence (a trip from the last report here to f) and stood at f's place before f.
       // Stopped here and stopped there by the tracker's own word: it arrived there at f, and left here

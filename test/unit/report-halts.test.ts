@@ -220,3 +220,17 @@ test('motion_state stopped, then moving, a 150 m crawl to the next bay and stopp
   assert.ok(t.every((x) => x.distanceKm > 0.1), `no trip of nothing: ${JSON.stringify(t.map((x) => x.distanceKm))}`);
   assert.equal(t.length, 2, 'the drive to the first bay and the drive off from the second');
 });
+
+test('motion_state stopped, silent 25 minutes, then 1.5 km on creeping at 2.8 km/h (at which the way would take all of it): the tracker said it stood, a stop until the way at the speed it came at', async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  setOff(u, 10, 42.4, 45);
+  const stopped = halt(u);
+  away(u, 1476, 1.467);
+  u.drive(1, 2.8, 45, { reportSpeed: 2.8 }).park(1800, 600);
+  // the 1.467 km at the 42.4 km/h it came at take 125 s of the 1476: it stood the other 1351 s
+  const left = stopped + 1351;
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1, 2), [[stopped, left]]);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]).slice(1), [[left, u.t - 1800]]);
+});
