@@ -120,7 +120,10 @@ export abstract class MotionCore {
     this.candidate = [];
     const left = this.left;
     const r = this.radiusKm;
-    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1) && !this.haltedAgain(left, c, k)) {
+    // (no jitter when the tracker said 'stopped' at the new stop, beyond the radius of its last 'stopped' at the one it left)
+    let stoppedAgain = false;
+    for (let i = k; left && i < c.length && !stoppedAgain; i++) stoppedAgain = this.haltedAgain(left, c[i] as Fix);
+    if (left && !rest && distKm(left.centre, stop.centre) <= r && (run.maxAwayKm <= JITTER_RADII * r || run.awayFixes <= 1) && !stoppedAgain) {
       const what = run.awayFixes <= 1 ? 'one fix away from the stop and back: a jump' : `went at most ${Math.round(run.maxAwayKm * 1000)} m from the stop (within ${JITTER_RADII} × --stop-radius ${this.params.stopRadiusM} m) and came back: parked jitter`;
       this.tell('jitter', run.start, stop.last, null, left.centre, `${what}, the stop goes on`);
       for (const x of [...c.slice(0, k), stop.first]) left.add(x);
@@ -135,18 +138,11 @@ export abstract class MotionCore {
     this.place = stop;
   }
 
-  /**
-   * Whether the tracker said 'stopped' among the fixes of c from k on beyond the radius of its last 'stopped' at the
-   * place the unit left: it says so only after the unit moved, so the new stop is no parked jitter of that one.
-   */
-  protected haltedAgain(left: Place, c: Fix[], k: number): boolean {
-    const halt = left.halt;
-    if (halt === undefined) return false;
-    for (let i = k; i < c.length; i++) {
-      const p = (c[i] as Fix).r.properties;
-      if (this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'stopped' && fartherThan(halt, c[i] as Fix, this.radiusKm)) return true;
-    }
-    return false;
+  /** Whether x is the tracker's 'stopped' report beyond the radius of its last 'stopped' at `place`: it says so only after the unit moved. */
+  protected haltedAgain(place: Place, x: Fix): boolean {
+    const halt = place.halt;
+    const p = x.r.properties;
+    return halt !== undefined && this.params.useMotionState && p.reportType === 'motion_state' && p.reportValue === 'stopped' && fartherThan(halt, x, this.radiusKm);
   }
 
   /** The move in progress ends (at run.last): the stop it left, then the move; `next` is the stop it reached, if any. */

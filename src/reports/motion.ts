@@ -204,8 +204,7 @@ export class MotionTracker extends DepartureRules {
       this.anchors.forget();
       // the tracker said 'stopped' here, and says it again beyond the radius of that report: it moved in between (a shuffle
       // within the radius of the stop's centre, which the fixes between dragged along)
-      const haltedAgain = this.isHalt(f) && place.halt !== undefined && fartherThan(place.halt, f, this.radiusKm);
-      if (!haltedAgain && place.holds(f, this.radiusKm)) {
+      if (!this.haltedAgain(place, f) && place.holds(f, this.radiusKm)) {
         place.add(f);
         // still here, at rest, --min-stop after it said moving (it moved a few metres, or never set off): that word starts no trip
         if (place.setOff !== undefined && !f.going && f.t - place.setOff.t >= this.params.minStopDurationS) place.setOff = undefined;
