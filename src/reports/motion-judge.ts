@@ -78,8 +78,8 @@ export abstract class SilenceJudgements extends MotionCore {
     if (f.t - p.t < this.params.minStopDurationS || f.speed > this.params.speedThreshold || this.isHalt(f) || leaving(p, f) || this.crawled(p, f)) return false;
     // driving at p: the way at its slowing speed must leave --min-stop of the silence (else it drove all of it)
     if (p.going && !this.stoodAStop(p, f)) return false;
-    // creeping off from p's place: it stood there, not near f
-    if (fartherThan(p, f, this.radiusKm) && this.creptOff(p, f)) return false;
+    // at rest at p, creeping off from p's place: it stood there, not near f (driving at p, it stood nowhere before f)
+    if (!p.going && fartherThan(p, f, this.radiusKm) && this.creptOff(p, f)) return false;
     const straight = distKm(p, f);
     const odo = odometerKm(p.r, f.r, straight);
     // driving at p, the odometer may count a road's length (the way's time at that length was allowed for above)

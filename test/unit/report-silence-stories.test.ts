@@ -242,3 +242,21 @@ test('--explain tells the story of a silence the unit drove into and stood throu
   assert.deepEqual(gaps.map((e) => [e.from, e.to]), [[last, last + 2340]]);
   assert.match(gaps[0]?.reason ?? '', /^silent 39m, 3\.4 km away .*driving before it \(57\.8 km\/h\) and at rest after it: the way at that speed takes 3m 32s of it, and the unit stood the rest/);
 });
+
+test('driving into a silence, then a first fix creeping at 1.2 km/h 520 m on, silent again, 10 km away at rest: a stop at that fix from when the way at the speed before ends (it crept off no place it stood)', async () => {
+  const u = new Track({ odometer: 5000 }).park(1800, 600).drive(7, 44.7, 48);
+  const last = u.emit({ speed: 44.7 }).properties.date;
+  u.t = last + 1935;
+  away(u, 0.52);
+  const creep = u.emit({ speed: 1.2 }).properties.date;
+  u.t += 2451;
+  away(u, 10.2);
+  const there = u.t;
+  u.park(3600, 600);
+  // the 0.52 km at 44.7 km/h take 42 s
+  const arrived = last + 42;
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[T0 + 1800, arrived], [creep, there]]);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[arrived, creep], [there, null]]);
+});
