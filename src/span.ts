@@ -2,9 +2,9 @@
  * A length of time as people read it, shared by the output layer (a table's duration cells) and
  * the report algorithms' --explain reasons, which say how long a unit stood or was silent.
  */
-const MINUTE = 60;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+export const MINUTE = 60;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
 
 /**
  * A length of time as people read it, its two largest units, the second rounded: 45s, 12m 5s,

@@ -5,12 +5,10 @@
  */
 import { UsageError } from '../errors.js';
 import { addDays, startOfDay, wallTime, zonedInstant } from '../time-zone.js';
+import { DAY, HOUR, MINUTE } from '../span.js';
 
 export { formatSpan } from '../span.js';
 
-const MINUTE = 60;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const WEEK = 7 * DAY;
 
 /** "just now", "5 min ago", "3 h ago", "2 d ago", "in 4 h"; a date once it is a month or more away. */

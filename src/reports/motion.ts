@@ -53,11 +53,10 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { Anchors } from './anchors.js';
-import { creeps, distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, wentOnAt, type Fix } from './fix.js';
+import { distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, wentOnAt, type Fix } from './fix.js';
 import { hasPosition, odometerRounding } from './geo.js';
-import { arrivalAt, type Move } from './move.js';
+import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
-import { ROLL_KM } from './motion-judge.js';
 import { DepartureRules } from './motion-depart.js';
 import type { Segment } from './segments.js';
 import { NONE } from './stream.js';
@@ -253,65 +252,6 @@ export class MotionTracker extends DepartureRules {
       if (this.restFrom) this.arriveAfterSilence(out);
       else this.arrive(out);
     }
-  }
-
-  /** arrive(), the candidate's first fix the first after a silence since restFrom the unit spent at rest there: --explain tells that story. */
-  private arriveAfterSilence(out: Segment[]): void {
-    const rest = this.restFrom as Fix;
-    const f = this.candidate[0] as Fix;
-    if (this.explain) {
-      this.tellSilence(rest, f, rest.going && rest.speed > 0
-        ? `driving before it (${rest.speed} km/h) and at rest after it: the way at that speed takes ${formatSpan(arrivalAt(rest, f) - rest.t)} of it, and the unit stood the rest where the first fix after it is (a stop from then)`
-        : 'at rest after it, and no speed dates the way: the unit went there as the silence began and stood (a stop from the last report before it)');
-    }
-    this.arrive(out);
-  }
-
-  /**
-   * A fix f after a silence of --min-stop or more since p (the candidate's last fix, or the move's), or
-   * the tracker's own 'moving' report: the stories of motion-silence.ts that may end the move or
-   * begin a stop; true when one took f.
-   */
-  private silenceRules(p: Fix, f: Fix, out: Segment[]): boolean {
-    if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return true;
-    const c = this.candidate;
-    const run = this.run as Move;
-    const first = c[0];
-    const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
-    // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
-    // (not when f says 'stopped' again, which restedBefore never takes: the tracker says that only after it moved)
-    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
-      this.haltedThenMoved(halt, f, out);
-      return true;
-    }
-    if (first && this.cameToRest(p, f, out)) return true;
-    const away = first !== undefined && fartherThan(first, f, this.radiusKm);
-    const rolled = away && this.rolledToRest(p, f);
-    // At rest at p and at its place at f (the candidate's first fix, still driving, was what lay beyond the radius): the
-    // candidate is re-anchored below, and the stop begins where the unit came to rest among its fixes (p at the latest).
-    if (rolled || (away && (p.going || fartherThan(p, f, this.radiusKm)) && this.restedBefore(p, f))) {
-      for (const x of c) run.add(x);
-      this.candidate = [f];
-      this.restFrom = p;
-      // driving at p, and the way to f at its speed leaves --min-stop of the silence: a stop at f's place since p
-      // (when f creeps, or reads a speed the way at which fills the silence, once the next fix says it is no crawl: restPending)
-      if ((rolled || this.stoodAStop(p, f)) && !this.restPending()) this.arriveAfterSilence(out);
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Whether the stop since restFrom (a unit driving into a silence, then at rest near its first
-   * fix after it) waits for the next fix: that first fix creeps, or reads a driving speed at which
-   * the way from restFrom fills the silence (slowAfter), and only the next one tells parked noise
-   * (a stop since restFrom) from slow traffic (wentOnAt: the move went on).
-   */
-  private restPending(): boolean {
-    const c = this.candidate;
-    const rest = this.restFrom;
-    const f = c[0] as Fix;
-    return rest?.going === true && c.length === 1 && (creeps(f) || (f.going && this.slowAfter(rest, f)));
   }
 
   /**
