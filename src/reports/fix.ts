@@ -182,6 +182,17 @@ export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | u
 }
 
 /**
+ * Whether the odometer's count from a to c says the unit went by x rather than by y (two fixes
+ * between them, one of which jumped): the way through x is nearer that count than the way
+ * through y. False without a plausible count.
+ */
+export function odometerGoesBy(a: Fix, x: Fix, y: Fix, c: Fix): boolean {
+  const odo = odometerKm(a.r, c.r, distKm(a, c));
+  if (odo === undefined) return false;
+  return Math.abs(legKm(a, x) + distKm(x, c) - odo) < Math.abs(distKm(a, y) + distKm(y, c) - odo);
+}
+
+/**
  * Whether x, left out by outlierReason, was left out for its leg to c alone: the leg from a agrees
  * with the odometer, the one to c does not. Then c may as well be the jump (a fix off along the way
  * from a that the odometer still happens to agree with), which only the fix after c tells.

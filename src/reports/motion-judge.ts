@@ -118,6 +118,19 @@ export abstract class SilenceJudgements extends MotionCore {
   }
 
   /**
+   * Driving into a silence and driving after it within the stop radius of where it fell silent,
+   * the odometer counting more than a road's length between the two (ROAD_DETOUR times the
+   * straight line, and the radius): the unit went elsewhere and came back (what it did there the
+   * reports do not show), it did not stand the silence here.
+   */
+  protected wentAndCameBack(p: Fix, f: Fix): boolean {
+    if (!p.going || !f.going || fartherThan(p, f, this.radiusKm)) return false;
+    const straight = distKm(p, f);
+    const odo = odometerKm(p.r, f.r, straight);
+    return odo !== undefined && odo > straight * ROAD_DETOUR + this.radiusKm;
+  }
+
+  /**
    * Whether the way from p to f at the speed f reads leaves less than --min-stop of the silence
    * between: f's speed, if it is no parked fix's noise, is slow traffic the unit drove all of it in
    * (and only the fix after f tells which).

@@ -172,6 +172,14 @@ export abstract class SilenceRules extends SilenceJudgements {
     if (this.isSetOff(f) && this.setOffAfterSilence(f, out)) return true;
     const c = this.candidate;
     const run = this.run as Move;
+    if (this.wentAndCameBack(p, f)) {
+      // no stop here for the silence: the candidate's fixes are the move's, and a new candidate starts at f
+      this.tellSilence(p, f, `by the odometer, driving before it (${p.speed} km/h) and after it (${f.speed} km/h), the reports around it ${Math.round(distKm(p, f) * 1000)} m apart: the unit went elsewhere and came back, the move went on across it`);
+      for (const x of c) run.add(x);
+      this.candidate = [f];
+      this.restFrom = undefined;
+      return true;
+    }
     const first = c[0];
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
     // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f

@@ -53,7 +53,7 @@
  */
 import type { ReportPoint } from '../api/types.js';
 import { Anchors } from './anchors.js';
-import { distKm, fartherThan, fixOf, jumpToNextOnly, outlierReason, speedOf, wentOnAt, type Fix } from './fix.js';
+import { distKm, fartherThan, fixOf, jumpToNextOnly, odometerGoesBy, outlierReason, speedOf, wentOnAt, type Fix } from './fix.js';
 import { hasPosition, odometerRounding } from './geo.js';
 import type { Move } from './move.js';
 import { MAX_HELD, Place } from './place.js';
@@ -122,7 +122,10 @@ export class MotionTracker extends DepartureRules {
    * The fix in doubt d (left out for its leg to `held` alone) and the fix after `held`, `next`: d
    * was the jump, or `held` was. After a kept fix, d is restored when it fits between that fix and
    * `next` (outlierReason) and `held` does not fit between d and `next`: `held` was a fix off along
-   * the way that the odometer from the fix before happened to agree with. As the first fix, d is
+   * the way that the odometer from the fix before happened to agree with; unless `held` fits between
+   * that fix and `next` too and the odometer's count between them goes by `held` rather than by d
+   * (odometerGoesBy: after a silence, a fix at rest kilometres from where the unit stood, then the
+   * tracker's 'moving' report there, the odometer still between the two). As the first fix, d is
    * left out when it is farther from `next` than their odometers count and `held` is not (the
    * odometer agrees with `held`); else (a stuck odometer, say) it is kept, as nothing says it jumped.
    */
@@ -132,7 +135,9 @@ export class MotionTracker extends DepartureRules {
     const kept = this.kept;
     const limit = this.params.outlierSpeedKmh;
     const restore = kept
-      ? !outlierReason(kept, d.fix, next, limit) && outlierReason(d.fix, held, next, limit) !== undefined
+      ? !outlierReason(kept, d.fix, next, limit) &&
+        outlierReason(d.fix, held, next, limit) !== undefined &&
+        !(outlierReason(kept, held, next, limit) === undefined && odometerGoesBy(kept, held, d.fix, next))
       : !(this.odometerStill(d.fix, next) !== undefined && this.odometerStill(held, next) === undefined);
     if (!restore) {
       this.tell('outlier', d.fix, d.fix, null, d.fix, `${d.why}: left out`);

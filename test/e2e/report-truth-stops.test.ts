@@ -15,7 +15,9 @@
  *   reports: the odometer's count across the silence or the straight line), its end within 150 m of where the unit
  *   stopped (the trip's last report, or the first after the silence it ended in). Two trips whose stop
  *   between no report reveals (none dated in it, neither its arrival nor its departure reported)
- *   read as one trip, and are expected as one. A trip across a silence over --max-gap (1 h) in
+ *   read as one trip, and are expected as one, or as the two when the report tells that stop from the
+ *   silence (a unit driving on both sides of it a short way apart: each trip then as these rules
+ *   place it). A trip across a silence over --max-gap (1 h) in
  *   which the unit moved is marked inferred, and only such a trip is. Not expected: a trip
  *   under both trip minimums (--min-trip-distance 0.5 km and --min-trip-duration 5 min: a short
  *   move), one after which the unit never reports again (its end is the end of the reports; so too
@@ -36,7 +38,12 @@ import assert from 'node:assert/strict';
 import { weekHarness, WEEKS, type Week } from '../helpers/truth.js';
 
 type Around = [number | null, number | null];
-interface TruthTrip { start: number; end: number; distanceKm: number; endLat: number; endLng: number; reports: number; startAround: Around; endAround: Around; junction?: number; segments?: Array<{ start: number; end: number; speed: number }> }
+interface TruthTrip {
+  start: number; end: number; distanceKm: number; endLat: number; endLng: number; reports: number; startAround: Around; endAround: Around; junction?: number;
+  segments?: Array<{ start: number; end: number; speed: number }>;
+  /** Two trips read as one (the stop between them unseen): the two, as a report that tells that stop from the silence gives them. */
+  split?: [TruthTrip, TruthTrip];
+}
 interface TruthStop { arrival: number; departure: number | null; lat: number; lng: number; reports: number; arrivalAround: Around; departureAround: Around | null }
 interface Truth { interval: { driving: number | null; parked: number }; trips: TruthTrip[]; stops: TruthStop[]; gaps: Array<{ from: number; to: number; kind: string }>; jumps: Array<{ date: number }> }
 interface Trip { did: number; start: number; end: number; distanceKm: number; endLat: number; endLng: number; partial: boolean; inferred: boolean }
@@ -126,7 +133,7 @@ function expectedTrips(t: Truth, week: Week): TruthTrip[] {
       if (between && !seen(between)) {
         // the silence between the reports of the two, in which the unit stopped unseen
         const junction = Math.max(cur.junction ?? 0, (w.startAround[1] ?? 0) - (cur.endAround[0] ?? Infinity));
-        cur = { ...cur, end: w.end, endAround: w.endAround, endLat: w.endLat, endLng: w.endLng, distanceKm: cur.distanceKm + w.distanceKm, reports: cur.reports + w.reports, junction };
+        cur = { ...cur, end: w.end, endAround: w.endAround, endLat: w.endLat, endLng: w.endLng, distanceKm: cur.distanceKm + w.distanceKm, reports: cur.reports + w.reports, junction, split: [cur, { ...w }] };
         continue;
       }
       out.push(cur);
@@ -158,21 +165,37 @@ for (const week of WEEKS) {
       for (const did of vehicles) {
         const t = truths.get(did) as Truth;
         const mine = got.filter((x) => x.did === did);
-        for (const w of expectedTrips(t, week)) {
-          want++;
-          if (w.reports < 2) silent++;
+        /** What is wrong with the trip found for w; for two trips read as one, nothing when the two are found instead (split). */
+        const judge = (w: TruthTrip, ends: number[]): string[] => {
+          const wrong = judgeOne(w, ends);
+          return wrong.length > 0 && w.split && foundApart(w, w.split) ? [] : wrong;
+        };
+        /**
+         * The two trips read as w found apart, the stop between them told from the silence: the first from its start to
+         * within the silence, the second from within it to w's end; where in the silence the unit stood no report shows,
+         * so the two together go w's distance.
+         */
+        const foundApart = (w: TruthTrip, [a, b]: [TruthTrip, TruthTrip]): boolean => {
+          const ga = mine.find((x) => within(t, a.startAround, a.start, x.start));
+          const gb = mine.find((x) => within(t, b.startAround, b.start, x.start));
+          if (!ga || !gb || ga === gb || ga.partial || gb.partial || !within(t, a.endAround, a.end, ga.end) || !within(t, w.endAround, w.end, gb.end)) return false;
+          // inferred only for a silence over --max-gap between them
+          if ((ga.inferred || gb.inferred) && !((w.junction ?? 0) > MAX_GAP)) return false;
+          const tol = w.reports >= 2 ? 0.02 : 0.05;
+          return Math.abs(ga.distanceKm + gb.distanceKm - w.distanceKm) <= tol * w.distanceKm + 0.01 && metres({ lat: gb.endLat, lng: gb.endLng }, { lat: w.endLat, lng: w.endLng }) <= END_M;
+        };
+        /** `ends`: how far from where the unit stopped the trip found ended, m. */
+        const judgeOne = (w: TruthTrip, ends: number[]): string[] => {
+          const misses: string[] = [];
           const g = mine.find((x) => within(t, w.startAround, w.start, x.start));
           const what = `unit ${did}, trip ${w.start}..${w.end} (${w.distanceKm} km, ${w.reports} reports)`;
-          if (!g) {
-            misses.push(`${what}: not found`);
-            continue;
-          }
+          if (!g) return [`${what}: not found`];
           if (g.partial) misses.push(`${what}: partial`);
           if (!within(t, w.endAround, w.end, g.end)) misses.push(`${what}: ends at ${g.end}`);
           const tol = w.reports >= 2 ? 0.02 : 0.05;
           if (Math.abs(g.distanceKm - w.distanceKm) > tol * w.distanceKm + 0.01) misses.push(`${what}: ${g.distanceKm} km`);
           const off = metres({ lat: g.endLat, lng: g.endLng }, { lat: w.endLat, lng: w.endLng });
-          worst = Math.max(worst, off);
+          ends.push(off);
           if (off > END_M) misses.push(`${what}: ends ${Math.round(off)} m from where the unit stopped`);
           // inferred: it crossed a silence over --max-gap in which it moved. It must be when no two reports show it (it lies in such
           // a silence) or the stop inside it is in one; it may be when one of its ends is (a trip that came to rest at its last
@@ -180,9 +203,17 @@ for (const week of WEEKS) {
           // farther apart than the outage is long)
           const must = (w.reports < 2 && (long(w.startAround, w.start) || long(w.endAround, w.end))) || (w.junction ?? 0) > MAX_GAP;
           const may = must || long(w.startAround, w.start) || long(w.endAround, w.end) || t.gaps.some((x) => x.from < w.end && x.to > w.start && x.to - x.from + 2 * interval(t) > MAX_GAP);
-          if (g.inferred) inferred++;
           if (g.inferred && !may) misses.push(`${what}: inferred without a silence over --max-gap`);
           if (!g.inferred && must) misses.push(`${what}: drove in a silence over --max-gap, not inferred`);
+          return misses;
+        };
+        for (const w of expectedTrips(t, week)) {
+          want++;
+          if (w.reports < 2) silent++;
+          if (mine.find((x) => within(t, w.startAround, w.start, x.start))?.inferred) inferred++;
+          const ends: number[] = [];
+          misses.push(...judge(w, ends));
+          worst = Math.max(worst, ...ends);
         }
         // nothing more: every whole trip found (away from the window's edges) starts as one of the truth's
         for (const g of mine.filter((x) => !x.partial && x.start >= FROM + 3600 && x.end <= TO - 3600)) {

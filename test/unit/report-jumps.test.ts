@@ -91,3 +91,37 @@ test('the first fix a jump the odometer contradicts: left out, no trip from it, 
   const s = await collect(stops(v.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, null]]);
 });
+
+test('after a silence, a fix at rest 4 km from where the unit stood, then its moving report there, the odometer still between the two: the odometer goes by the moving report, the fix at rest is the jump', async () => {
+  const u = new Track({ odometer: 3000 }).park(1800, 600);
+  const first = u.t;
+  u.drive(10, 100, 60);
+  const lastDriving = u.t;
+  u.emit({ speed: 100 }); // then 9 km east in the silence (324 s at 100 km/h), and it stands there
+  const l = { lat: u.lat, lng: u.lng };
+  const at = (east: number, north: number): { lat: number; lng: number } => ({ lat: l.lat + north / 111.2, lng: l.lng + east / kmPerDegLng(l.lat) });
+  u.odometer = (u.odometer ?? 0) + 9;
+  // 2000 s on, a fix at rest 6.8 km from the last driving report (a road's length short of the odometer's 9 km), 4.4 km from where it stands
+  u.t += 2000;
+  const jump = u.t;
+  u.emit({ ...at(6, 3.2), speed: 0 });
+  u.t += 600;
+  const moving = u.t;
+  Object.assign(u, at(9, 0));
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  // 9.5 km north-west by road, as straight as the odometer counts it (5.5 km from the fix at rest): it drives there and parks
+  Object.assign(u, at(9 - 9.5 * Math.cos(Math.PI / 6), 9.5 * Math.sin(Math.PI / 6)));
+  u.odometer = (u.odometer ?? 0) + 9.5;
+  u.t += 570;
+  const there = u.t;
+  u.emit({ speed: 60 });
+  u.t += 60;
+  u.park(1800, 600);
+  const told: Explanation[] = [];
+  const t = await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  assert.deepEqual(told.filter((e) => e.kind === 'outlier').map((e) => e.from), [jump], 'the fix at rest alone left out');
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[first, lastDriving + 324], [moving, there]], 'two trips, the stop between them where the moving report is');
+  near(t[0]?.distanceKm ?? 0, 19, 0.002, 'the drive, then the odometer to where it stood');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(0, 2), [[T0, first], [lastDriving + 324, moving]]);
+});

@@ -260,3 +260,23 @@ test('driving into a silence, then a first fix creeping at 1.2 km/h 520 m on, si
   const s = await collect(stops(u.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(1), [[arrived, creep], [there, null]]);
 });
+
+test('driving into a 22-minute silence and out of it 85 m from where it fell silent, the odometer counting 8.2 km: the unit went elsewhere and came back, one trip across the silence, no stop at that place', async () => {
+  const u = new Track({ odometer: 5000 }).park(1800, 600);
+  const start = u.t;
+  u.drive(5, 48, 45);
+  u.emit({ speed: 48 });
+  u.t += 1346;
+  away(u, 0.085, 8.2);
+  u.drive(4, 42, 45);
+  const arrived = u.t;
+  u.park(3600, 600);
+  const told: Explanation[] = [];
+  const t = await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[start, arrived]]);
+  near(t[0]?.distanceKm ?? 0, 5 + 8.2 + 4, 0.01, 'the drives and the odometer across the silence');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, start], [arrived, null]]);
+  const gap = told.find((e) => e.kind === 'gap');
+  assert.match(gap?.reason ?? '', /^silent 22m 26s, 8\.2 km away .*the reports around it 85 m apart: the unit went elsewhere and came back, the move went on across it$/);
+});
