@@ -182,9 +182,10 @@ export abstract class SilenceRules extends SilenceJudgements {
     }
     const first = c[0];
     const halt = f.t - p.t >= this.params.minStopDurationS ? this.haltIndex(c.length) : -1;
-    // the tracker said 'stopped' and stayed: it stood there, unless it rolled on a little and rested near f
-    // (not when f says 'stopped' again, which restedBefore never takes: the tracker says that only after it moved)
-    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
+    // the tracker said 'stopped' and stayed: it stood there, unless, after fixes past that report, it rolled on a little and
+    // rested near f (not when f says 'stopped' again, which restedBefore never takes: the tracker says that only after it
+    // moved; nor when the 'stopped' report is the last before the silence: no fix shows a roll after it)
+    if (halt >= 0 && fartherThan(c[halt] as Fix, f, this.radiusKm) && !(c[halt] !== p && this.restedBefore(p, f) && !fartherThan(p, f, ROLL_KM))) {
       this.haltedThenMoved(halt, f, out);
       return true;
     }

@@ -234,3 +234,19 @@ test('motion_state stopped, silent 25 minutes, then 1.5 km on creeping at 2.8 km
   const t = await collect(trips(u.reports));
   assert.deepEqual(t.map((x) => [x.start, x.end]).slice(1), [[left, u.t - 1800]]);
 });
+
+test("its stopped report, then silent 35 minutes, at rest 973 m on: the trip ends at the stopped report (no roll on after the tracker said it stopped), the way on a move in the silence", async () => {
+  const u = new Track({ odometer: 2000 }).park(1800, 600);
+  const start = u.t;
+  u.drive(8, 68, 60);
+  const stopped = halt(u);
+  away(u, 2079, 0.973);
+  const there = u.t;
+  u.park(3600, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => [x.start, x.end]), [[start, stopped], [stopped, there]]);
+  assert.equal(t[0]?.distanceKm, 8);
+  assert.equal(t[1]?.distanceKm, 0.973);
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => [x.arrival, x.departure]), [[T0, start], [there, null]]);
+});
