@@ -184,12 +184,15 @@ export function outlierReason(a: Fix, x: Fix, c: Fix, limit: number): string | u
 /**
  * Whether the odometer's count from a to c says the unit went by x rather than by y (two fixes
  * between them, one of which jumped): the way through x is nearer that count than the way
- * through y. False without a plausible count.
+ * through y, by more than the tenth of it that a road and the odometer's own slack allow (two
+ * ways alike to that are no evidence). False without a plausible count.
  */
 export function odometerGoesBy(a: Fix, x: Fix, y: Fix, c: Fix): boolean {
   const odo = odometerKm(a.r, c.r, distKm(a, c));
   if (odo === undefined) return false;
-  return Math.abs(legKm(a, x) + distKm(x, c) - odo) < Math.abs(distKm(a, y) + distKm(y, c) - odo);
+  const offX = Math.abs(distKm(a, x) + distKm(x, c) - odo);
+  const offY = Math.abs(distKm(a, y) + distKm(y, c) - odo);
+  return offY - offX > 0.1 * odo + ODOMETER_SLACK_KM;
 }
 
 /**

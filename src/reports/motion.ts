@@ -134,13 +134,12 @@ export class MotionTracker extends DepartureRules {
     this.doubt = undefined;
     const kept = this.kept;
     const limit = this.params.outlierSpeedKmh;
-    const restore = kept
-      ? !outlierReason(kept, d.fix, next, limit) &&
-        outlierReason(d.fix, held, next, limit) !== undefined &&
-        !(outlierReason(kept, held, next, limit) === undefined && odometerGoesBy(kept, held, d.fix, next))
-      : !(this.odometerStill(d.fix, next) !== undefined && this.odometerStill(held, next) === undefined);
+    const fits = kept !== undefined && !outlierReason(kept, d.fix, next, limit) && outlierReason(d.fix, held, next, limit) !== undefined;
+    // both fit between the fix before and `next`: the odometer's count between those two tells which one the unit went by
+    const byOdometer = fits && outlierReason(kept, held, next, limit) === undefined && odometerGoesBy(kept, held, d.fix, next);
+    const restore = kept ? fits && !byOdometer : !(this.odometerStill(d.fix, next) !== undefined && this.odometerStill(held, next) === undefined);
     if (!restore) {
-      this.tell('outlier', d.fix, d.fix, null, d.fix, `${d.why}: left out`);
+      this.tell('outlier', d.fix, d.fix, null, d.fix, `${d.why}${byOdometer ? "; the odometer's count from the fix before to the next but one goes by the fix after, not by this one" : ''}: left out`);
       return;
     }
     this.kept = d.fix;

@@ -120,6 +120,7 @@ test('after a silence, a fix at rest 4 km from where the unit stood, then its mo
   const told: Explanation[] = [];
   const t = await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
   assert.deepEqual(told.filter((e) => e.kind === 'outlier').map((e) => e.from), [jump], 'the fix at rest alone left out');
+  assert.match(told.find((e) => e.kind === 'outlier')?.reason ?? '', /^4\.4 km from the fix after, where the odometer counts 0\.0 km .*; the odometer's count from the fix before to the next but one goes by the fix after, not by this one: left out$/);
   assert.deepEqual(t.map((x) => [x.start, x.end]), [[first, lastDriving + 324], [moving, there]], 'two trips, the stop between them where the moving report is');
   near(t[0]?.distanceKm ?? 0, 19, 0.002, 'the drive, then the odometer to where it stood');
   const s = await collect(stops(u.reports));
