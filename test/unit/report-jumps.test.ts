@@ -126,3 +126,29 @@ test('after a silence, a fix at rest 4 km from where the unit stood, then its mo
   const s = await collect(stops(u.reports));
   assert.deepEqual(s.map((x) => [x.arrival, x.departure]).slice(0, 2), [[T0, first], [lastDriving + 324, moving]]);
 });
+
+test('two fixes whose ways fit the odometer alike (a jump after the tracker\'s stopped report, a silence between): the odometer decides nothing, the stopped report is kept and the jump left out', async () => {
+  // a delivery van's reports as the sandbox made them (seed 7): moving, driving, stopped; silent 9 minutes; a fix 6.5 km
+  // off where the odometer counts 1.8 km; stopped at the next place. Through the jump or through the stopped report, the
+  // way from the driving report to the last one is within 100 m of the odometer's 7.3 km.
+  const u = new Track({ lat: 47.606986, lng: -122.327903, odometer: 659.852 }).park(1800, 600);
+  const t0 = u.t;
+  const at = (dt: number, lat: number, lng: number, odometer: number, speed: number, reportValue?: string): number => {
+    u.t = t0 + dt;
+    Object.assign(u, { lat, lng });
+    u.odometer = odometer;
+    u.emit({ speed, ...(reportValue ? { reportType: 'motion_state', reportValue } : {}) });
+    return u.t;
+  };
+  at(0, 47.606986, -122.327903, 659.852, 0, 'moving');
+  at(300, 47.580162, -122.32445, 662.999, 32.6);
+  const stopped = at(610, 47.558274, -122.334254, 665.693, 0, 'stopped');
+  const jump = at(1175, 47.601103, -122.269622, 667.448, 24.5);
+  const there = at(1458, 47.581071, -122.284001, 670.323, 0, 'stopped');
+  u.t += 600;
+  u.park(1800, 600);
+  const told: Explanation[] = [];
+  const t = await collect(trips(u.reports, DEFAULTS, { explain: (e) => told.push(e) }));
+  assert.deepEqual(told.filter((e) => e.kind === 'outlier').map((e) => e.from), [jump], 'the jump alone left out');
+  assert.deepEqual(t.map((x) => x.end), [stopped, there], 'the trip ends at the stopped report, the next at the second');
+});
