@@ -6,7 +6,9 @@
  *   present, counts no more than the way between) ends the move at the last report before it;
  *   a stop at once when the way at its slowing speed leaves --min-stop of the silence. Driving
  *   on both sides of a silence a short roll apart (ROLL_KM), the way taking a small part of it:
- *   it stood at the place after it (rolledToRest).
+ *   it stood at the place after it (rolledToRest). Driving on both sides within the stop radius,
+ *   the odometer counting more than a road between them: the unit went elsewhere and came back, no
+ *   stop here (wentAndCameBack).
  * - The tracker's own word across a silence (its 'stopped' or 'moving' report was made, the
  *   other lost): a motion_state 'moving' report after a silence of at least minStopDurationS
  *   before the unit's fixes at its place says it stood there: a stop from the last report
@@ -19,7 +21,8 @@
  *   stay at its place, then a silence of at least minStopDurationS after which the unit is
  *   elsewhere (beyond ROLL_KM, however straight the odometer, or saying 'stopped' again, however
  *   near; beyond the stop radius when the first fix there is its 'moving' report: the tracker
- *   says it stood at both places), ends the move at the 'stopped' report: the unit stood there
+ *   says it stood at both places; or when the 'stopped' report is the last before the silence: no
+ *   fix shows a roll on after it), ends the move at the 'stopped' report: the unit stood there
  *   (a stop when a later fix shows it there) and drove in the silence; 'stopped' on both sides,
  *   it stood until the way at the speed it came at ends at the second (a departure dated inside
  *   the silence; over maxGapS, the trip is inferred); 'stopped' before it and driving after it,

@@ -16,9 +16,11 @@
  *   everything here. A fix left out for its leg to the next alone (its leg from the fix before
  *   agrees with the odometer) waits for the fix after that: when it fits between the fix before
  *   and that one and the next does not, the next was the jump (a fix off along the way that the
- *   odometer happened to agree with), and it is kept. The stream's first fix, farther from the
- *   next than their odometers count (by more than the stop radius), is left out when the fix
- *   after that agrees with the next and not with it: a jump nothing before it could show.
+ *   odometer happened to agree with), and it is kept, unless the next fits there too and the
+ *   odometer's count from the fix before to that one goes by the next (odometerGoesBy). The
+ *   stream's first fix, farther from the next than their odometers count (by more than the stop
+ *   radius), is left out when the fix after that agrees with the next and not with it: a jump
+ *   nothing before it could show.
  * - A stop: the unit stays within stopRadiusM of a fix for at least minStopDurationS (two
  *   fixes or more), silences included: a logger that sleeps while parked and wakes up at the
  *   same place was stopped all along. Its arrival is the first of those fixes at which the
