@@ -168,21 +168,25 @@ for (const week of WEEKS) {
         /** What is wrong with the trip found for w; for two trips read as one, nothing when the two are found instead (split). */
         const judge = (w: TruthTrip, ends: number[]): string[] => {
           const wrong = judgeOne(w, ends);
-          return wrong.length > 0 && w.split && foundApart(w, w.split) ? [] : wrong;
+          const apart = wrong.length > 0 && w.split ? foundApart(w, w.split) : undefined;
+          if (apart === undefined) return wrong;
+          ends.splice(0, ends.length, apart);
+          return [];
         };
         /**
          * The two trips read as w found apart, the stop between them told from the silence: the first from its start to
          * within the silence, the second from within it to w's end; where in the silence the unit stood no report shows,
-         * so the two together go w's distance.
+         * so the two together go w's distance. How far from where the unit stopped the second ended (m), else undefined.
          */
-        const foundApart = (w: TruthTrip, [a, b]: [TruthTrip, TruthTrip]): boolean => {
+        const foundApart = (w: TruthTrip, [a, b]: [TruthTrip, TruthTrip]): number | undefined => {
           const ga = mine.find((x) => within(t, a.startAround, a.start, x.start));
           const gb = mine.find((x) => within(t, b.startAround, b.start, x.start));
-          if (!ga || !gb || ga === gb || ga.partial || gb.partial || !within(t, a.endAround, a.end, ga.end) || !within(t, w.endAround, w.end, gb.end)) return false;
+          if (!ga || !gb || ga === gb || ga.partial || gb.partial || !within(t, a.endAround, a.end, ga.end) || !within(t, w.endAround, w.end, gb.end)) return undefined;
           // inferred only for a silence over --max-gap between them
-          if ((ga.inferred || gb.inferred) && !((w.junction ?? 0) > MAX_GAP)) return false;
+          if ((ga.inferred || gb.inferred) && !((w.junction ?? 0) > MAX_GAP)) return undefined;
           const tol = w.reports >= 2 ? 0.02 : 0.05;
-          return Math.abs(ga.distanceKm + gb.distanceKm - w.distanceKm) <= tol * w.distanceKm + 0.01 && metres({ lat: gb.endLat, lng: gb.endLng }, { lat: w.endLat, lng: w.endLng }) <= END_M;
+          const off = metres({ lat: gb.endLat, lng: gb.endLng }, { lat: w.endLat, lng: w.endLng });
+          return Math.abs(ga.distanceKm + gb.distanceKm - w.distanceKm) <= tol * w.distanceKm + 0.01 && off <= END_M ? off : undefined;
         };
         /** `ends`: how far from where the unit stopped the trip found ended, m. */
         const judgeOne = (w: TruthTrip, ends: number[]): string[] => {
