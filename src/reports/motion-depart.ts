@@ -52,6 +52,12 @@ export abstract class DepartureRules extends SilenceRules {
       this.candidate = [place.first];
       return this.step(f, out);
     }
+    // At rest at f by the fix after it, the odometer still since the last report here, no farther than parked jitter goes:
+    // the unit never left, f's place is a parked fix's noise (no move of 0 km made a trip by its silence's length).
+    if (parked && this.stillAt(place, f)) {
+      place.add(f);
+      return;
+    }
     const confirmed = place.confirmed;
     const crept = !parked && silent >= this.params.minStopDurationS && this.creptOff(place.last, f);
     // Not when it crawled to f (slow traffic): it did not stand, and left at its last report here as a driving unit does (below);

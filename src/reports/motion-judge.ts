@@ -7,6 +7,8 @@
 import { distKm, fartherThan, leaving, segmentKm, type Fix } from './fix.js';
 import { odometerKm } from './geo.js';
 import { MotionCore } from './motion-core.js';
+import { JITTER_RADII } from './move.js';
+import type { Place } from './place.js';
 
 /** How much longer than the straight line a road between two places may be (odometers count the road). */
 const ROAD_DETOUR = 1.3;
@@ -178,4 +180,15 @@ export abstract class SilenceJudgements extends MotionCore {
     return typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2) || Math.abs(o2 - o1) <= this.radiusKm;
   }
 
+  /**
+   * Whether f, beyond the stop radius of `place`, still lies within parked jitter of it (JITTER_RADII
+   * radii of its centre) with the odometer counting nothing (no more than the radius) since the
+   * place's last report: both carry one, so the odometer shows the unit never moved.
+   */
+  protected stillAt(place: Place, f: Fix): boolean {
+    const o1 = place.last.r.properties.odometer;
+    const o2 = f.r.properties.odometer;
+    if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2) || Math.abs(o2 - o1) > this.radiusKm) return false;
+    return !fartherThan(place.confirmed ? place.centre : place.first, f, JITTER_RADII * this.radiusKm);
+  }
 }

@@ -280,3 +280,32 @@ test('driving into a 22-minute silence and out of it 85 m from where it fell sil
   const gap = told.find((e) => e.kind === 'gap');
   assert.match(gap?.reason ?? '', /^silent 22m 26s, 8\.2 km away .*the reports around it 85 m apart: the unit went elsewhere and came back, the move went on across it$/);
 });
+
+test('stood after a silence, silent 12 minutes, a parked fix reading 22.9 km/h 102 m off, the odometer still, then the tracker\'s moving at the stop: the stop goes on (no trip of 0 km by its silence\'s length)', async () => {
+  // seed 8's unit 2008 (2026-09-24): the second parked fix lies just beyond the stop radius, the odometer counting nothing
+  const u = new Track({ odometer: 2177 }).park(1800, 600);
+  const start = u.t;
+  u.drive(15, 60.8, 45);
+  u.emit({ speed: 60.8 });
+  u.t += 1511;
+  away(u, 0.827);
+  const stood = u.t;
+  u.emit({ speed: 12.9 });
+  const p1 = { lat: u.lat, lng: u.lng };
+  u.t += 697;
+  u.emit({ lat: p1.lat + 0.057 / 111.2, lng: p1.lng - 0.085 / kmPerDegLng(p1.lat), speed: 22.9 });
+  u.t += 120;
+  const moving = u.t;
+  away(u, -0.045, 0);
+  u.emit({ reportType: 'motion_state', reportValue: 'moving', speed: 0 });
+  u.t += 40;
+  u.drive(15, 75.5, 45);
+  const parked = u.t;
+  u.park(1800, 600);
+  const t = await collect(trips(u.reports));
+  assert.deepEqual(t.map((x) => x.start), [start, moving], 'two trips: none of 0 km between them');
+  const s = await collect(stops(u.reports));
+  assert.deepEqual(s.map((x) => x.departure), [start, moving, null]);
+  assert.ok((s[1]?.arrival ?? 0) < stood, 'the stop from when the way at 60.8 km/h ended');
+  assert.ok((s[2]?.arrival ?? 0) >= parked - 45);
+});
