@@ -70,13 +70,17 @@ export const plausibleStep = (delta: number, seconds: number): boolean =>
  */
 export const odometerRounding = (o1: number, o2: number): number => (Number.isInteger(o1) && Number.isInteger(o2) ? 1 : 0);
 
-/** Odometer distance between two reports when plausible, else undefined. */
-export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
+/** b's odometer reading less a's when both carry a finite one, else undefined. */
+export function odometerDelta(a: ReportPoint, b: ReportPoint): number | undefined {
   const o1 = a.properties.odometer;
   const o2 = b.properties.odometer;
-  if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2)) return undefined;
-  const delta = o2 - o1;
-  if (delta < 0) return undefined; // a reset or a replaced unit
+  return typeof o1 === 'number' && typeof o2 === 'number' && Number.isFinite(o1) && Number.isFinite(o2) ? o2 - o1 : undefined;
+}
+
+/** Odometer distance between two reports when plausible, else undefined. */
+export function odometerKm(a: ReportPoint, b: ReportPoint, straightKm: number): number | undefined {
+  const delta = odometerDelta(a, b);
+  if (delta === undefined || delta < 0) return undefined; // none, or a reset or a replaced unit
   if (delta + ODOMETER_SLACK_KM < straightKm * 0.9) return undefined; // stuck, or reset and regrown: shorter than the straight line
   const dt = Math.max(0, b.properties.date - a.properties.date);
   if (delta > ODOMETER_SLACK_KM + (MAX_ODOMETER_KMH * dt) / 3600) return undefined; // a jump

@@ -5,7 +5,7 @@
  * Judgements only: nothing here changes the tracker's state.
  */
 import { distKm, fartherThan, leaving, segmentKm, type Fix } from './fix.js';
-import { odometerKm } from './geo.js';
+import { odometerDelta, odometerKm } from './geo.js';
 import { MotionCore } from './motion-core.js';
 import { JITTER_RADII } from './move.js';
 import type { Place } from './place.js';
@@ -175,9 +175,8 @@ export abstract class SilenceJudgements extends MotionCore {
    */
   protected parkedNoise(first: Fix, f: Fix): boolean {
     if (!this.isSetOff(f) || f.t <= first.t || fartherThan(first, f, this.radiusKm)) return false;
-    const o1 = first.r.properties.odometer;
-    const o2 = f.r.properties.odometer;
-    return typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2) || Math.abs(o2 - o1) <= this.radiusKm;
+    const moved = odometerDelta(first.r, f.r);
+    return moved === undefined || Math.abs(moved) <= this.radiusKm;
   }
 
   /**
@@ -186,9 +185,7 @@ export abstract class SilenceJudgements extends MotionCore {
    * place's last report: both carry one, so the odometer shows the unit never moved.
    */
   protected stillAt(place: Place, f: Fix): boolean {
-    const o1 = place.last.r.properties.odometer;
-    const o2 = f.r.properties.odometer;
-    if (typeof o1 !== 'number' || typeof o2 !== 'number' || !Number.isFinite(o1) || !Number.isFinite(o2) || Math.abs(o2 - o1) > this.radiusKm) return false;
-    return !fartherThan(place.confirmed ? place.centre : place.first, f, JITTER_RADII * this.radiusKm);
+    const moved = odometerDelta(place.last.r, f.r);
+    return moved !== undefined && Math.abs(moved) <= this.radiusKm && !fartherThan(place.confirmed ? place.centre : place.first, f, JITTER_RADII * this.radiusKm);
   }
 }
